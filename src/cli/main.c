@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/* rdmaperf: main(): parse, then serve, run the tests, or both (loopback). */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "report/report.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int serve(const struct rp_config *cfg)
+{
+	struct rp_server *srv;
+	int err;
+
+	err = rp_server_open(cfg, &srv);
+	if (err)
+		return 1;
+	if (!cfg->quiet)
+		fprintf(stderr, "rdmaperf server: listening on %s port %u\n",
+			cfg->host ? cfg->host : "any address",
+			rp_server_port(srv));
+	err = rp_server_serve(srv, cfg->once, &interrupted);
+	rp_server_close(srv);
+	return err ? 1 : 0;
+}
+
+/* -x all: every built-in transport whose probe passes on this host. */
+static void expand_all(struct rp_config *cfg)
+{
+	char why[200];
+	size_t i;
+
+	if (cfg->n_transports != 1 || strcmp(cfg->transports[0], "all"))
+		return;
+	cfg->n_transports = 0;
+	for (i = 0; i < rp_xport_count(); i++)
+		if (rp_xport_at(i)->probe(why, sizeof(why)) == 0)
+			snprintf(cfg->transports[cfg->n_transports++],
+				 RP_SPEC_NAME_LEN, "%s", rp_xport_at(i)->name);
+}
+
+static int run_client(const struct rp_config *cfg)
+{
+	struct rp_result res[RP_MAX_TRANSPORTS];
+	size_t i, n = cfg->n_transports;
+	int failed = 0;
+
+	for (i = 0; i < n; i++) {
+		if (rp_client_run_test(cfg, cfg->transports[i], &res[i]))
+			failed = 1;
+		if (res[i].failed && !cfg->json)
+			fprintf(stderr, "rdmaperf: %s\n", res[i].error);
+	}
+	if (cfg->json)
+		rp_report_json(stdout, cfg, res, n);
+	else
+		rp_report_text(stdout, cfg, res, n);
+	for (i = 0; i < n; i++)
+		rp_result_fini(&res[i]);
+	return failed;
+}
+
+struct loop_server {
+	struct rp_server *srv;
+	volatile sig_atomic_t stop;
+};
+
+static void *loop_server_main(void *arg)
+{
+	struct loop_server *ls = arg;
+
+	rp_server_serve(ls->srv, false, &ls->stop);
+	return NULL;
+}
+
+/* Server and client in one process: the server on an ephemeral port. */
+static int loopback(struct rp_config *cfg)
+{
+	struct rp_config scfg = *cfg;
+	struct loop_server ls = {0};
+	pthread_t t;
+	int rc;
+
+	scfg.port = 0;
+	scfg.quiet = true;
+	if (rp_server_open(&scfg, &ls.srv))
+		return 1;
+	if (pthread_create(&t, NULL, loop_server_main, &ls)) {
+		rp_server_close(ls.srv);
+		return 1;
+	}
+	cfg->port = rp_server_port(ls.srv);
+	rc = run_client(cfg);
+	ls.stop = 1;
+	pthread_join(t, NULL);
+	rp_server_close(ls.srv);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct rp_config cfg;
+	enum rp_cli_action act;
+	char err[256];
+
+	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
+		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
+		return 2;
+	}
+	if (act == RP_CLI_HELP) {
+		rp_cli_usage(stdout);
+		return 0;
+	}
+	if (act == RP_CLI_VERSION) {
+		printf("rdmaperf %s\n", RP_VERSION);
+		return 0;
+	}
+	install_signals();
+	cfg.interrupted = &interrupted;
+	if (cfg.mode == RP_MODE_SERVER)
+		return serve(&cfg);
+	expand_all(&cfg);
+	return cfg.mode == RP_MODE_LOOPBACK ? loopback(&cfg) : run_client(&cfg);
+}

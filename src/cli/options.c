@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Option parsing: one table row and one small handler per option; the
+ * getopt_long tables are built from it. The short flags are rPerf's.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "core/units.h"
+#include "proto/proto.h"
+
+struct parse {
+	struct rp_config *cfg;
+	char *err;
+	size_t errlen;
+	bool set_iters;
+	bool set_time;
+	bool set_warmup;
+	enum rp_cli_action act;
+};
+
+typedef int (*handler_fn)(struct parse *p, const char *arg);
+
+struct opt {
+	const char *name;
+	int val; /* short flag, or a code above 255 */
+	int has_arg;
+	handler_fn fn;
+	const char *meta;
+	const char *help;
+};
+
+static int bad(struct parse *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int num_in(struct parse *p, const char *flag, const char *arg,
+		  uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	int err = rp_units_parse_count(arg, out);
+
+	if (err == -EINVAL)
+		return bad(p, "%s: '%s' is not a number", flag, arg);
+	if (err || *out < lo || *out > hi)
+		return bad(p, "%s: %s out of range: accepted %llu to %llu",
+			   flag, arg, (unsigned long long)lo,
+			   (unsigned long long)hi);
+	return 0;
+}
+
+static int o_server(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->mode = RP_MODE_SERVER;
+	return 0;
+}
+
+static int o_client(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->mode = RP_MODE_CLIENT;
+	return 0;
+}
+
+static int o_loopback(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->mode = RP_MODE_LOOPBACK;
+	return 0;
+}
+
+static int o_address(struct parse *p, const char *arg)
+{
+	if (!arg[0])
+		return bad(p, "-a/--address: empty address");
+	p->cfg->host = arg;
+	return 0;
+}
+
+static int o_port(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = num_in(p, "-p/--port", arg, 1, 65535, &v);
+
+	p->cfg->port = (uint16_t)v;
+	return err;
+}
+
+static int add_transport(struct parse *p, const char *name, size_t len)
+{
+	struct rp_config *c = p->cfg;
+
+	if (len == 0 || len >= RP_SPEC_NAME_LEN)
+		return bad(p, "-x/--transport: empty or too long name");
+	if (c->n_transports == RP_MAX_TRANSPORTS)
+		return bad(p, "-x/--transport: at most %d transports",
+			   RP_MAX_TRANSPORTS);
+	memcpy(c->transports[c->n_transports], name, len);
+	c->transports[c->n_transports][len] = '\0';
+	if (!rp_xport_find(c->transports[c->n_transports]) &&
+	    strcmp(c->transports[c->n_transports], "all") != 0)
+		return bad(p,
+			   "-x/--transport: unknown transport '%s' "
+			   "(see --help for those built in)",
+			   c->transports[c->n_transports]);
+	c->n_transports++;
+	return 0;
+}
+
+static int o_transport(struct parse *p, const char *arg)
+{
+	const char *s = arg, *comma;
+	int err;
+
+	p->cfg->n_transports = 0;
+	do {
+		comma = strchr(s, ',');
+		err = add_transport(p, s,
+				    comma ? (size_t)(comma - s) : strlen(s));
+		s = comma + 1;
+	} while (!err && comma);
+	return err;
+}
+
+static int o_op(struct parse *p, const char *arg)
+{
+	if (rp_op_parse(arg, &p->cfg->spec.op))
+		return bad(p,
+			   "-o/--op: unknown operation '%s': accepted W|write,"
+			   " R|read, S|send, write_imm, fetch_add, "
+			   "cmp_swap",
+			   arg);
+	return 0;
+}
+
+static int o_size(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_units_parse_size(arg, &v);
+
+	if (err == -EINVAL)
+		return bad(p,
+			   "-S/--size: '%s' is not a size (digits with an "
+			   "optional K, M or G suffix)",
+			   arg);
+	if (err || v < 1 || v > RP_SPEC_MAX_SIZE)
+		return bad(p,
+			   "-S/--size: %s out of range: accepted 1 to 1G "
+			   "bytes",
+			   arg);
+	p->cfg->spec.size_bytes = v;
+	return 0;
+}
+
+static int o_depth(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = num_in(p, "-q/--queue-depth", arg, 1, RP_SPEC_MAX_DEPTH, &v);
+
+	p->cfg->spec.queue_depth = (uint32_t)v;
+	return err;
+}
+
+static int o_iters(struct parse *p, const char *arg)
+{
+	p->set_iters = true;
+	return num_in(p, "-C/--iterations", arg, 1, RP_SPEC_MAX_ITERS,
+		      &p->cfg->spec.iterations);
+}
+
+static int o_time(struct parse *p, const char *arg)
+{
+	uint64_t ns;
+	int err = rp_units_parse_seconds(arg, &ns);
+
+	p->set_time = true;
+	if (err || ns < 1000000 || ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
+		return bad(p,
+			   "-t/--time: '%s' is not a duration from 0.001 "
+			   "to %llu seconds",
+			   arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
+	p->cfg->spec.duration_ns = ns;
+	return 0;
+}
+
+static int o_warmup(struct parse *p, const char *arg)
+{
+	p->set_warmup = true;
+	return num_in(p, "--warmup", arg, 0, RP_SPEC_MAX_ITERS,
+		      &p->cfg->spec.warmup);
+}
+
+static int o_lat_iters(struct parse *p, const char *arg)
+{
+	return num_in(p, "--lat-iterations", arg, 1, RP_SPEC_MAX_ITERS,
+		      &p->cfg->spec.lat_iterations);
+}
+
+static int o_no_latency(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.latency = false;
+	return 0;
+}
+
+static int o_no_bandwidth(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.bandwidth = false;
+	return 0;
+}
+
+static int o_verify(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.verify = true;
+	return 0;
+}
+
+static int o_json(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->json = true;
+	return 0;
+}
+
+static int o_once(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->once = true;
+	return 0;
+}
+
+static int o_quiet(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->quiet = true;
+	return 0;
+}
+
+static int o_device(struct parse *p, const char *arg)
+{
+	if (!arg[0] || strlen(arg) > 63)
+		return bad(p, "-d/--device: a device name of 1 to 63 chars");
+	p->cfg->params.device = arg;
+	return 0;
+}
+
+static int o_ib_port(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = num_in(p, "--ib-port", arg, 1, 255, &v);
+
+	p->cfg->params.ib_port = (int)v;
+	return err;
+}
+
+static int o_inline(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_units_parse_size(arg, &v);
+
+	if (err || v > 4096)
+		return bad(p,
+			   "--inline: %s out of range: accepted 0 to 4096 "
+			   "bytes",
+			   arg);
+	p->cfg->params.inline_bytes = (int)v;
+	return 0;
+}
+
+static int o_gid_index(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = num_in(p, "--gid-index", arg, 0, 255, &v);
+
+	p->cfg->params.gid_index = (int)v;
+	return err;
+}
+
+static int o_mtu(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = num_in(p, "--mtu", arg, 256, 4096, &v);
+
+	if (!err && (v & (v - 1)))
+		return bad(p, "--mtu: %s: accepted 256, 512, 1024, 2048, 4096",
+			   arg);
+	p->cfg->params.mtu = (int)v;
+	return err;
+}
+
+static int o_help(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->act = RP_CLI_HELP;
+	return 0;
+}
+
+static int o_version(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->act = RP_CLI_VERSION;
+	return 0;
+}
+
+enum {
+	O_WARMUP = 256,
+	O_LAT_ITERS,
+	O_NO_LAT,
+	O_NO_BW,
+	O_VERIFY,
+	O_JSON,
+	O_ONCE,
+	O_LOOPBACK,
+	O_IB_PORT,
+	O_INLINE,
+	O_GID,
+	O_MTU,
+	O_QUIET
+};
+
+static const struct opt opts[] = {
+	{"server", 's', 0, o_server, NULL, "run as server (waits for tests)"},
+	{"client", 'c', 0, o_client, NULL, "run as client"},
+	{"loopback", O_LOOPBACK, 0, o_loopback, NULL,
+	 "server and client in one process, on -a or 127.0.0.1"},
+	{"address", 'a', 1, o_address, "HOST",
+	 "client: server to test; server: address to bind"},
+	{"port", 'p', 1, o_port, "PORT", "control port (default 18520)"},
+	{"transport", 'x', 1, o_transport, "LIST",
+	 "transports, comma-separated (see below)"},
+	{"op", 'o', 1, o_op, "OP",
+	 "W|write, R|read, S|send, write_imm, fetch_add, cmp_swap"},
+	{"size", 'S', 1, o_size, "BYTES",
+	 "message size, K/M/G suffixes (default 64K)"},
+	{"queue-depth", 'q', 1, o_depth, "N",
+	 "operations in flight, throughput phase (default 16)"},
+	{"iterations", 'C', 1, o_iters, "N",
+	 "operations in the throughput phase (default 10000)"},
+	{"time", 't', 1, o_time, "SECONDS",
+	 "run the throughput phase this long instead of -C"},
+	{"warmup", O_WARMUP, 1, o_warmup, "N",
+	 "warm-up operations, not counted (default 1000)"},
+	{"lat-iterations", O_LAT_ITERS, 1, o_lat_iters, "N",
+	 "ping-pongs in the unloaded latency phase (default 1000)"},
+	{"no-latency", O_NO_LAT, 0, o_no_latency, NULL,
+	 "skip the unloaded latency phase"},
+	{"no-bandwidth", O_NO_BW, 0, o_no_bandwidth, NULL,
+	 "skip the throughput phase"},
+	{"verify", O_VERIFY, 0, o_verify, NULL,
+	 "receiver checks the payload of every message"},
+	{"json", O_JSON, 0, o_json, NULL, "print one JSON document"},
+	{"once", O_ONCE, 0, o_once, NULL, "server: exit after one test"},
+	{"quiet", O_QUIET, 0, o_quiet, NULL, "server: no log lines"},
+	{"device", 'd', 1, o_device, "DEV",
+	 "rdma: device (default: the one routing to the address)"},
+	{"ib-port", O_IB_PORT, 1, o_ib_port, "N", "rdma: device port"},
+	{"inline", O_INLINE, 1, o_inline, "BYTES",
+	 "rdma: inline size (default: what the device allows)"},
+	{"gid-index", O_GID, 1, o_gid_index, "N",
+	 "rdma: GID index, where rdma_cm cannot decide"},
+	{"mtu", O_MTU, 1, o_mtu, "BYTES", "rdma: path MTU to request"},
+	{"help", 'h', 0, o_help, NULL, "this help"},
+	{"version", 'V', 0, o_version, NULL, "print the version"},
+};
+
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const struct opt *find_opt(int val)
+{
+	size_t i;
+
+	for (i = 0; i < N_OPTS; i++)
+		if (opts[i].val == val)
+			return &opts[i];
+	return NULL;
+}
+
+static void build_tables(struct option *lo, char *shorts)
+{
+	size_t i, k = 0;
+
+	shorts[k++] = ':';
+	for (i = 0; i < N_OPTS; i++) {
+		lo[i] = (struct option){opts[i].name, opts[i].has_arg, NULL,
+					opts[i].val};
+		if (opts[i].val < 256) {
+			shorts[k++] = (char)opts[i].val;
+			if (opts[i].has_arg)
+				shorts[k++] = ':';
+		}
+	}
+	lo[N_OPTS] = (struct option){0};
+	shorts[k] = '\0';
+}
+
+static void defaults(struct rp_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	rp_spec_defaults(&cfg->spec);
+	cfg->port = RP_PROTO_DEFAULT_PORT;
+	cfg->params.gid_index = -1;
+	cfg->params.inline_bytes = -1;
+}
+
+static const char *flag_name(int val, char *buf, size_t len)
+{
+	const struct opt *o = find_opt(val);
+
+	if (o && val < 256)
+		snprintf(buf, len, "-%c/--%s", val, o->name);
+	else if (o)
+		snprintf(buf, len, "--%s", o->name);
+	else
+		snprintf(buf, len, "-%c", val);
+	return buf;
+}
+
+static int getopt_error(struct parse *p, int c, char **argv)
+{
+	char name[48];
+
+	if (c == ':')
+		return bad(p, "%s needs a value",
+			   optopt ? flag_name(optopt, name, sizeof(name))
+				  : argv[optind - 1]);
+	if (optopt)
+		return bad(p, "unknown flag -%c", optopt);
+	return bad(p, "unknown flag %s", argv[optind - 1]);
+}
+
+static int check_mode(struct parse *p)
+{
+	struct rp_config *c = p->cfg;
+
+	if (c->mode == RP_MODE_NONE)
+		return bad(p, "say -s (server), -c (client) or --loopback");
+	if (c->mode == RP_MODE_CLIENT && !c->host)
+		return bad(p, "-a/--address: the client needs the server's "
+			      "address");
+	if (c->mode == RP_MODE_LOOPBACK && !c->host)
+		c->host = "127.0.0.1";
+	if (p->set_iters && p->set_time)
+		return bad(p, "-C/--iterations and -t/--time are exclusive: "
+			      "give one");
+	return 0;
+}
+
+/* Turn what was said into the spec the server receives. */
+static int finish_spec(struct parse *p)
+{
+	struct rp_spec *s = &p->cfg->spec;
+	char why[160];
+
+	if (p->set_time)
+		s->iterations = 0;
+	if (rp_op_is_atomic(s->op))
+		s->size_bytes = 8;
+	if (!s->latency && !s->bandwidth)
+		return bad(p, "--no-latency and --no-bandwidth together leave "
+			      "nothing to measure");
+	if (s->size_bytes * s->queue_depth > RP_SPEC_MAX_MEM)
+		return bad(p,
+			   "-S/--size times -q/--queue-depth is over the "
+			   "%llu MiB a side may register",
+			   (unsigned long long)(RP_SPEC_MAX_MEM >> 20));
+	if (!p->cfg->n_transports)
+		snprintf(p->cfg->transports[p->cfg->n_transports++],
+			 RP_SPEC_NAME_LEN, "%s", rp_xport_at(0)->name);
+	snprintf(s->transport, sizeof(s->transport), "%s",
+		 p->cfg->transports[0]);
+	if (rp_spec_validate(s, why, sizeof(why)))
+		return bad(p, "%s", why);
+	return 0;
+}
+
+int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
+		 enum rp_cli_action *act, char *err, size_t errlen)
+{
+	struct parse p = {.cfg = cfg, .err = err, .errlen = errlen};
+	struct option lo[N_OPTS + 1];
+	char shorts[2 * N_OPTS + 2];
+	const struct opt *o;
+	int c, rc = 0;
+
+	defaults(cfg);
+	build_tables(lo, shorts);
+	optind = 1;
+	opterr = 0;
+	while (!rc && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		o = find_opt(c);
+		rc = o ? o->fn(&p, optarg) : getopt_error(&p, c, argv);
+	}
+	if (!rc && optind < argc)
+		rc = bad(&p, "unexpected argument '%s'", argv[optind]);
+	*act = p.act;
+	if (rc || p.act != RP_CLI_RUN)
+		return rc;
+	rc = check_mode(&p);
+	if (!rc && cfg->mode != RP_MODE_SERVER)
+		rc = finish_spec(&p);
+	return rc;
+}
+
+void rp_cli_usage(FILE *f)
+{
+	char left[40];
+	size_t i;
+
+	fprintf(f, "Usage: rdmaperf -s [-a ADDR] [-p PORT] [--once]\n"
+		   "       rdmaperf -c -a HOST [-x LIST] [-o OP] [-S SIZE] "
+		   "[-q DEPTH] [-C N | -t SEC] [--json]\n"
+		   "       rdmaperf --loopback [options]\n\n"
+		   "Latency and throughput of RDMA, TCP and rsockets in one "
+		   "run.\n\nOptions:\n");
+	for (i = 0; i < N_OPTS; i++) {
+		if (opts[i].val < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s",
+				 opts[i].val, opts[i].name,
+				 opts[i].meta ? " " : "",
+				 opts[i].meta ? opts[i].meta : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s",
+				 opts[i].name, opts[i].meta ? " " : "",
+				 opts[i].meta ? opts[i].meta : "");
+		fprintf(f, "  %-26s %s\n", left, opts[i].help);
+	}
+	fprintf(f, "\nTransports built in (the first is the default):");
+	for (i = 0; i < rp_xport_count(); i++)
+		fprintf(f, " %s", rp_xport_at(i)->name);
+	fprintf(f, "\n\nSizes take K, M, G (1024-based); counts take k, m "
+		   "(1000-based).\nExit status: 0 ok, 1 the test failed, 2 "
+		   "bad usage.\n");
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Log-linear latency histogram in the manner of HdrHistogram: values below
+ * 2048 are counted exactly; above, each power of two [2^k, 2^(k+1)) is split
+ * into 1024 equal sub-buckets, so any recorded value is known to within
+ * 1/1024 (better than 3 significant digits) from 1 ns to 2^41 ns (~36 min).
+ * Larger values are clamped into the last bucket (and still counted in max).
+ *
+ * Recording is O(1) and allocation-free: a bit scan, a shift and an add.
+ * One histogram belongs to one thread; merge them after the threads join.
+ */
+#ifndef RP_CORE_HIST_H
+#define RP_CORE_HIST_H
+
+#include <stdint.h>
+
+#define RP_HIST_SUB_BITS 11 /* 2048 exact values, then 1024 per octave */
+#define RP_HIST_MAX_BITS 41 /* highest distinguishable value: 2^41 - 1 ns */
+
+struct rp_hist;
+
+/** Summary statistics of a histogram, all in the unit recorded (ns). */
+struct rp_hist_summary {
+	uint64_t count;
+	double min, mean, p50, p90, p99, p99_9, p99_99, max, stddev;
+};
+
+/**
+ * rp_hist_create - allocate an empty histogram.
+ * @out: receives the histogram.
+ * Return: 0, or -ENOMEM.
+ */
+int rp_hist_create(struct rp_hist **out);
+
+/** rp_hist_destroy - free a histogram; NULL is accepted. */
+void rp_hist_destroy(struct rp_hist *h);
+
+/** rp_hist_reset - forget every recorded value. */
+void rp_hist_reset(struct rp_hist *h);
+
+/**
+ * rp_hist_record - count one value. O(1), no allocation, no lock.
+ * @h: histogram owned by the calling thread.
+ * @value: value in ns; values beyond the range land in the last bucket.
+ */
+void rp_hist_record(struct rp_hist *h, uint64_t value);
+
+/**
+ * rp_hist_merge - add every count of @src into @dst.
+ * Return: 0.
+ */
+int rp_hist_merge(struct rp_hist *dst, const struct rp_hist *src);
+
+/** rp_hist_count - number of values recorded. */
+uint64_t rp_hist_count(const struct rp_hist *h);
+
+/** rp_hist_min - smallest value recorded, exact; 0 when empty. */
+uint64_t rp_hist_min(const struct rp_hist *h);
+
+/** rp_hist_max - largest value recorded, exact; 0 when empty. */
+uint64_t rp_hist_max(const struct rp_hist *h);
+
+/** rp_hist_mean - arithmetic mean of the recorded values (exact sum). */
+double rp_hist_mean(const struct rp_hist *h);
+
+/** rp_hist_stddev - population standard deviation (from bucket midpoints). */
+double rp_hist_stddev(const struct rp_hist *h);
+
+/**
+ * rp_hist_percentile - value at or below which @pct percent of the values lie.
+ * @pct: 0..100; 0 gives min, 100 gives max.
+ * Follows the nearest-rank definition: the value of rank ceil(pct/100 * n)
+ * in sorted order, reported as the highest value equivalent to its bucket,
+ * clamped to [min, max]. Return: 0 when empty.
+ */
+uint64_t rp_hist_percentile(const struct rp_hist *h, double pct);
+
+/** rp_hist_summarize - fill @out with count, min..max, percentiles, stddev. */
+void rp_hist_summarize(const struct rp_hist *h, struct rp_hist_summary *out);
+
+#endif

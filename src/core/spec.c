@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The test specification: defaults, validation and operation names.
+ *
+ * rp_spec_validate is the single gate a spec passes on both ends: the client
+ * checks what the user asked for, the server checks what arrived on the wire
+ * (proto/), so the limits in spec.h bound what a hostile client can make a
+ * server allocate or run. Each rule names the field and its accepted range.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/clock.h"
+#include "core/spec.h"
+
+#define RP_SPEC_MAX_DURATION_NS (RP_SPEC_MAX_SECONDS * RP_NS_PER_SEC)
+
+static const char *const op_names[RP_OP__COUNT] = {
+	[RP_OP_WRITE] = "write",	 [RP_OP_READ] = "read",
+	[RP_OP_SEND] = "send",		 [RP_OP_WRITE_IMM] = "write_imm",
+	[RP_OP_FETCH_ADD] = "fetch_add", [RP_OP_CMP_SWAP] = "cmp_swap",
+};
+
+/* Other spellings accepted on the command line: rPerf letters, short forms. */
+static const struct {
+	const char *name;
+	enum rp_op op;
+} op_aliases[] = {
+	{"w", RP_OP_WRITE},	   {"r", RP_OP_READ},	      {"s", RP_OP_SEND},
+	{"fadd", RP_OP_FETCH_ADD}, {"cswap", RP_OP_CMP_SWAP},
+};
+
+__attribute__((format(printf, 3, 4))) static int
+spec_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+void rp_spec_defaults(struct rp_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	strcpy(s->transport, "tcp");
+	s->op = RP_OP_WRITE;
+	s->size_bytes = 65536;
+	s->queue_depth = 16;
+	s->iterations = 10000;
+	s->duration_ns = 0;
+	s->warmup = 1000;
+	s->lat_iterations = 1000;
+	s->latency = true;
+	s->bandwidth = true;
+	s->verify = false;
+}
+
+static bool transport_name_ok(const char *name)
+{
+	const char *end = memchr(name, '\0', RP_SPEC_NAME_LEN);
+	const char *p;
+
+	if (!end || end == name)
+		return false;
+	for (p = name; p < end; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return false;
+	}
+	return true;
+}
+
+/* transport, op, size, queue depth and the memory they add up to. */
+static int validate_shape(const struct rp_spec *s, char *err, size_t errlen)
+{
+	uint64_t mem;
+
+	if (!transport_name_ok(s->transport))
+		return spec_fail(err, errlen,
+				 "transport name invalid: accepted 1 to %d "
+				 "characters of a-z, 0-9 and _",
+				 RP_SPEC_NAME_LEN - 1);
+	if ((unsigned int)s->op >= RP_OP__COUNT)
+		return spec_fail(err, errlen,
+				 "op %u out of range: accepted 0 to %d",
+				 (unsigned int)s->op, RP_OP__COUNT - 1);
+	if (s->size_bytes < 1 || s->size_bytes > RP_SPEC_MAX_SIZE)
+		return spec_fail(err, errlen,
+				 "size %llu out of range: accepted 1 to %llu "
+				 "bytes",
+				 (unsigned long long)s->size_bytes,
+				 RP_SPEC_MAX_SIZE);
+	if (s->queue_depth < 1 || s->queue_depth > RP_SPEC_MAX_DEPTH)
+		return spec_fail(err, errlen,
+				 "queue_depth %u out of range: accepted 1 to "
+				 "%d",
+				 s->queue_depth, RP_SPEC_MAX_DEPTH);
+	mem = s->size_bytes * s->queue_depth; /* both bounded: no overflow */
+	if (mem > RP_SPEC_MAX_MEM)
+		return spec_fail(err, errlen,
+				 "size * queue_depth %llu out of range: "
+				 "accepted up to %llu bytes",
+				 (unsigned long long)mem, RP_SPEC_MAX_MEM);
+	if (rp_op_is_atomic(s->op) && s->size_bytes != 8)
+		return spec_fail(err, errlen,
+				 "size %llu invalid for %s: atomics accept "
+				 "exactly 8 bytes",
+				 (unsigned long long)s->size_bytes,
+				 rp_op_name(s->op));
+	return 0;
+}
+
+static int check_count(const char *field, uint64_t v, uint64_t min,
+		       uint64_t max, const char *unit, char *err, size_t errlen)
+{
+	if (v >= min && v <= max)
+		return 0;
+	return spec_fail(err, errlen,
+			 "%s %llu out of range: accepted %llu to %llu%s", field,
+			 (unsigned long long)v, (unsigned long long)min,
+			 (unsigned long long)max, unit);
+}
+
+/*
+ * Throughput phase: a count of operations or a duration, exactly one nonzero.
+ * Without the phase both may be 0 but still may not exceed their limits.
+ */
+static int validate_bandwidth(const struct rp_spec *s, char *err, size_t errlen)
+{
+	bool by_count = s->bandwidth && !s->duration_ns;
+	bool by_time = s->bandwidth && !s->iterations;
+
+	if (s->bandwidth && !s->iterations == !s->duration_ns)
+		return spec_fail(err, errlen,
+				 "iterations %llu and duration_ns %llu: "
+				 "exactly one of them must be nonzero",
+				 (unsigned long long)s->iterations,
+				 (unsigned long long)s->duration_ns);
+	if (check_count("iterations", s->iterations, by_count ? 1 : 0,
+			RP_SPEC_MAX_ITERS, "", err, errlen))
+		return -EINVAL;
+	return check_count("duration_ns", s->duration_ns, by_time ? 1 : 0,
+			   RP_SPEC_MAX_DURATION_NS, " ns", err, errlen);
+}
+
+static int validate_phases(const struct rp_spec *s, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!s->latency && !s->bandwidth)
+		return spec_fail(err, errlen,
+				 "latency and bandwidth both false: at least "
+				 "one phase must run");
+	ret = validate_bandwidth(s, err, errlen);
+	if (ret)
+		return ret;
+	ret = check_count("lat_iterations", s->lat_iterations,
+			  s->latency ? 1 : 0, RP_SPEC_MAX_ITERS, "", err,
+			  errlen);
+	if (ret)
+		return ret;
+	return check_count("warmup", s->warmup, 0, RP_SPEC_MAX_ITERS, "", err,
+			   errlen);
+}
+
+int rp_spec_validate(const struct rp_spec *s, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = validate_shape(s, err, errlen);
+	if (ret)
+		return ret;
+	return validate_phases(s, err, errlen);
+}
+
+const char *rp_op_name(enum rp_op op)
+{
+	if ((unsigned int)op >= RP_OP__COUNT)
+		return "unknown";
+	return op_names[op];
+}
+
+int rp_op_parse(const char *s, enum rp_op *out)
+{
+	size_t i;
+
+	if (!s)
+		return -EINVAL;
+	for (i = 0; i < RP_OP__COUNT; i++) {
+		if (!strcasecmp(s, op_names[i])) {
+			*out = (enum rp_op)i;
+			return 0;
+		}
+	}
+	for (i = 0; i < sizeof(op_aliases) / sizeof(op_aliases[0]); i++) {
+		if (!strcasecmp(s, op_aliases[i].name)) {
+			*out = op_aliases[i].op;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool rp_op_is_atomic(enum rp_op op)
+{
+	return op == RP_OP_FETCH_ADD || op == RP_OP_CMP_SWAP;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The test specification: what the client asks of the server. It travels over
+ * the control connection (proto/), so both ends validate it against the same
+ * limits, which also protect a server from a hostile client.
+ */
+#ifndef RP_CORE_SPEC_H
+#define RP_CORE_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rp_op {
+	RP_OP_WRITE,
+	RP_OP_READ,
+	RP_OP_SEND,
+	RP_OP_WRITE_IMM,
+	RP_OP_FETCH_ADD,
+	RP_OP_CMP_SWAP,
+	RP_OP__COUNT
+};
+
+#define RP_SPEC_MAX_SIZE    (1ULL << 30)   /* 1 GiB per message */
+#define RP_SPEC_MAX_DEPTH   4096	   /* operations in flight */
+#define RP_SPEC_MAX_MEM	    (1ULL << 31)   /* size * depth a server allocates */
+#define RP_SPEC_MAX_ITERS   (1ULL << 40)   /* operations in a phase */
+#define RP_SPEC_MAX_SECONDS (24ULL * 3600) /* duration of a phase */
+#define RP_SPEC_NAME_LEN    16
+
+struct rp_spec {
+	char transport[RP_SPEC_NAME_LEN]; /* "tcp", "rdma", "rsocket" */
+	enum rp_op op;
+	uint64_t size_bytes;	 /* one message */
+	uint32_t queue_depth;	 /* operations in flight, throughput phase */
+	uint64_t iterations;	 /* throughput phase; 0 in time mode */
+	uint64_t duration_ns;	 /* throughput phase in time mode, else 0 */
+	uint64_t warmup;	 /* warm-up operations, results discarded */
+	uint64_t lat_iterations; /* ping-pongs in the latency phase */
+	bool latency;		 /* run the latency phase */
+	bool bandwidth;		 /* run the throughput phase */
+	bool verify;		 /* receiver checks every payload */
+};
+
+/** rp_spec_defaults - fill @s with the defaults of a client without flags. */
+void rp_spec_defaults(struct rp_spec *s);
+
+/**
+ * rp_spec_validate - check every field against the limits above and the
+ * operation's own rules (atomics move exactly 8 bytes).
+ * @err: receives a one-line reason naming the field and the accepted range.
+ * Return: 0, or -EINVAL.
+ */
+int rp_spec_validate(const struct rp_spec *s, char *err, size_t errlen);
+
+/** rp_op_name - canonical name of an operation ("write", "read", ...). */
+const char *rp_op_name(enum rp_op op);
+
+/**
+ * rp_op_parse - parse an operation: a canonical name or the rPerf letter
+ * (W, R, S). Return: 0, or -EINVAL.
+ */
+int rp_op_parse(const char *s, enum rp_op *out);
+
+/** rp_op_is_atomic - true for fetch_add and cmp_swap. */
+bool rp_op_is_atomic(enum rp_op op);
+
+#endif

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Server driver. The main thread accepts control connections; one session
+ * thread runs the current test; a client that arrives meanwhile is told
+ * ERROR "busy" and closed. During a phase a responder thread runs the
+ * transport's serve() while the session thread watches the control
+ * connection for STOP, ERROR or the client's disappearance.
+ *
+ * Session states:
+ *   HELLO -> TEST -> (listen, SETUP, accept) -> STREAMS
+ *         -> { START -> serving -> STOP -> DONE }* -> BYE
+ * Any error: ERROR to the client where possible, release, next client.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "proto/proto.h"
+#include "run/run.h"
+
+#define SESSION_POLL_MS 200
+#define TOKEN_BYTES	12
+
+struct rp_server {
+	const struct rp_config *cfg;
+	int fd;
+	uint16_t port;
+	atomic_int busy;
+	pthread_t thread;
+	bool joinable;
+};
+
+struct session {
+	struct rp_server *srv;
+	int fd;
+	char peer[64];
+	struct rp_spec spec;
+	const struct rp_xport_ops *ops;
+	struct rp_listener *listener;
+	struct rp_stream *stream;
+};
+
+struct responder {
+	const struct rp_xport_ops *ops;
+	struct rp_stream *stream;
+	enum rp_phase phase;
+	volatile int stop;
+	atomic_int finished;
+	int rc;
+	struct rp_side_stats st;
+};
+
+__attribute__((format(printf, 2, 3))) static void
+logmsg(const struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->srv->cfg->quiet)
+		return;
+	fprintf(stderr, "rdmaperf server: %s: ", s->peer);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Log, tell the client, and return @err. */
+static int refuse(struct session *s, int err, const char *code, const char *msg)
+{
+	logmsg(s, "%s: %s", code, msg);
+	rp_proto_send_error(s->fd, code, msg);
+	return err;
+}
+
+static int expect(struct session *s, uint16_t want, int timeout_ms,
+		  cJSON **body)
+{
+	char text[200];
+	uint16_t type;
+	int err;
+
+	err = rp_proto_recv(s->fd, timeout_ms, &type, body);
+	if (err)
+		return refuse(s, err, "protocol", rp_proto_strerror(err));
+	if (type == RP_MSG_ERROR) {
+		rp_proto_error_text(*body, text, sizeof(text));
+		logmsg(s, "client error: %s", text);
+		cJSON_Delete(*body);
+		return -ECONNABORTED;
+	}
+	if (type != want) {
+		snprintf(text, sizeof(text), "expected %s, got %s",
+			 rp_proto_type_name(want), rp_proto_type_name(type));
+		cJSON_Delete(*body);
+		return refuse(s, -EPROTO, "protocol", text);
+	}
+	return 0;
+}
+
+static int do_hello(struct session *s)
+{
+	cJSON *body = NULL, *me;
+	int err;
+
+	err = expect(s, RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS, &body);
+	if (err)
+		return err;
+	cJSON_Delete(body);
+	me = rp_host_info();
+	if (!me)
+		return -ENOMEM;
+	cJSON_AddNumberToObject(me, "proto", RP_PROTO_VERSION);
+	err = rp_proto_send(s->fd, RP_MSG_HELLO, me, RP_CTRL_TIMEOUT_MS);
+	cJSON_Delete(me);
+	return err;
+}
+
+static int do_test(struct session *s)
+{
+	char err_text[200], why[200] = "";
+	cJSON *body = NULL;
+	int err;
+
+	err = expect(s, RP_MSG_TEST, RP_CTRL_TIMEOUT_MS, &body);
+	if (err)
+		return err;
+	err = rp_proto_spec_decode(body, &s->spec, err_text, sizeof(err_text));
+	cJSON_Delete(body);
+	if (err)
+		return refuse(s, err, "spec", err_text);
+	s->ops = rp_xport_find(s->spec.transport);
+	if (!s->ops) {
+		snprintf(err_text, sizeof(err_text),
+			 "transport %s is not supported by this server",
+			 s->spec.transport);
+		return refuse(s, -ENOENT, "transport", err_text);
+	}
+	err = s->ops->probe(why, sizeof(why));
+	if (err)
+		return refuse(s, err, "transport", why);
+	logmsg(s, "test: %s %s", s->spec.transport, rp_op_name(s->spec.op));
+	return 0;
+}
+
+static void make_token(char *buf, size_t len)
+{
+	uint8_t raw[TOKEN_BYTES];
+	size_t i;
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		for (i = 0; i < sizeof(raw); i++)
+			raw[i] = (uint8_t)rand();
+	for (i = 0; i < sizeof(raw) && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", raw[i]);
+}
+
+static int do_setup(struct session *s)
+{
+	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
+	char token[2 * TOKEN_BYTES + 1], text[200];
+	int err = -ENOMEM;
+
+	make_token(token, sizeof(token));
+	if (!reply || !ep)
+		goto out;
+	err = s->ops->listen(&s->spec, &s->srv->cfg->params, ep, &s->listener);
+	if (err) {
+		snprintf(text, sizeof(text), "%s: cannot listen: %s",
+			 s->ops->name, strerror(-err));
+		refuse(s, err, "transport", text);
+		goto out;
+	}
+	cJSON_AddStringToObject(reply, "token", token);
+	cJSON_AddItemToObject(reply, "endpoint", ep);
+	ep = NULL;
+	err = rp_proto_send(s->fd, RP_MSG_SETUP, reply, RP_CTRL_TIMEOUT_MS);
+	if (!err)
+		err = s->ops->accept(s->listener, token, RP_SETUP_TIMEOUT_MS,
+				     &s->stream);
+	if (err && err != -EPIPE) {
+		snprintf(text, sizeof(text), "%s: no data connection: %s",
+			 s->ops->name, strerror(-err));
+		refuse(s, err, "transport", text);
+	}
+out:
+	cJSON_Delete(ep);
+	cJSON_Delete(reply);
+	return err;
+}
+
+static int do_streams(struct session *s)
+{
+	cJSON *peer = NULL, *mine;
+	int err;
+
+	err = expect(s, RP_MSG_STREAMS, RP_SETUP_TIMEOUT_MS, &peer);
+	if (err)
+		return err;
+	err = s->ops->set_peer(s->stream, peer);
+	cJSON_Delete(peer);
+	if (err)
+		return refuse(s, err, "transport", "bad stream information");
+	mine = cJSON_CreateObject();
+	if (!mine)
+		return -ENOMEM;
+	err = s->ops->local_info(s->stream, mine);
+	if (!err)
+		err = rp_proto_send(s->fd, RP_MSG_STREAMS, mine,
+				    RP_CTRL_TIMEOUT_MS);
+	cJSON_Delete(mine);
+	return err;
+}
+
+static void *responder_main(void *arg)
+{
+	struct responder *r = arg;
+
+	r->rc = r->ops->serve(r->stream, r->phase, &r->stop, &r->st);
+	atomic_store(&r->finished, 1);
+	return NULL;
+}
+
+/* Wait for the client's STOP while the responder runs. */
+static int await_stop(struct session *s, struct responder *r,
+		      enum rp_phase phase, cJSON **body)
+{
+	struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
+	char text[160];
+	int n;
+
+	for (;;) {
+		if (atomic_load(&r->finished) && r->rc) {
+			snprintf(text, sizeof(text), "%s phase: %s",
+				 rp_phase_name(phase), strerror(-r->rc));
+			return refuse(s, r->rc, "transport", text);
+		}
+		n = poll(&pfd, 1, SESSION_POLL_MS);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			return expect(s, RP_MSG_STOP, RP_CTRL_TIMEOUT_MS, body);
+	}
+}
+
+static cJSON *done_body(const struct responder *r,
+			const struct rp_cpu_usage *cpu)
+{
+	cJSON *d = cJSON_CreateObject(), *c;
+
+	if (!d)
+		return NULL;
+	cJSON_AddNumberToObject(d, "messages", (double)r->st.messages);
+	cJSON_AddNumberToObject(d, "bytes", (double)r->st.bytes);
+	cJSON_AddNumberToObject(d, "verify_errors",
+				(double)r->st.verify_errors);
+	c = cJSON_AddObjectToObject(d, "cpu");
+	if (c) {
+		cJSON_AddNumberToObject(c, "user_s", cpu->user_s);
+		cJSON_AddNumberToObject(c, "sys_s", cpu->sys_s);
+		cJSON_AddNumberToObject(c, "host_busy_s", cpu->host_busy_s);
+		cJSON_AddNumberToObject(c, "host_util", cpu->host_util);
+	}
+	return d;
+}
+
+static int run_phase(struct session *s, enum rp_phase phase)
+{
+	struct responder r = {
+		.ops = s->ops, .stream = s->stream, .phase = phase};
+	struct rp_cpu_sample a, b;
+	struct rp_cpu_usage cpu;
+	cJSON *body = NULL;
+	pthread_t t;
+	int err;
+
+	rp_cpu_sample(&a);
+	err = pthread_create(&t, NULL, responder_main, &r);
+	if (err)
+		return refuse(s, -err, "server", "cannot start a thread");
+	err = rp_proto_send(s->fd, RP_MSG_READY, NULL, RP_CTRL_TIMEOUT_MS);
+	if (!err)
+		err = await_stop(s, &r, phase, &body);
+	r.stop = 1;
+	pthread_join(t, NULL);
+	cJSON_Delete(body);
+	if (err)
+		return err;
+	rp_cpu_sample(&b);
+	rp_cpu_usage(&a, &b, r.st.bytes, &cpu);
+	body = done_body(&r, &cpu);
+	err = body ? rp_proto_send(s->fd, RP_MSG_DONE, body, RP_CTRL_TIMEOUT_MS)
+		   : -ENOMEM;
+	cJSON_Delete(body);
+	return err;
+}
+
+static int phase_of(struct session *s, const cJSON *body, enum rp_phase *p)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(body, "phase");
+
+	if (!cJSON_IsString(name) || rp_phase_parse(name->valuestring, p))
+		return refuse(s, -EBADMSG, "protocol", "START without a phase");
+	return 0;
+}
+
+/* START/STOP pairs until BYE. */
+static int do_phases(struct session *s)
+{
+	enum rp_phase phase;
+	cJSON *body = NULL;
+	uint16_t type;
+	int err;
+
+	for (;;) {
+		err = rp_proto_recv(s->fd, RP_SETUP_TIMEOUT_MS, &type, &body);
+		if (err)
+			return refuse(s, err, "protocol",
+				      rp_proto_strerror(err));
+		if (type == RP_MSG_BYE) {
+			cJSON_Delete(body);
+			return 0;
+		}
+		err = type == RP_MSG_START ? phase_of(s, body, &phase)
+					   : refuse(s, -EPROTO, "protocol",
+						    "expected START or BYE");
+		cJSON_Delete(body);
+		if (err)
+			return err;
+		err = run_phase(s, phase);
+		if (err)
+			return err;
+	}
+}
+
+static void session_run(struct session *s)
+{
+	int err;
+
+	err = do_hello(s);
+	if (!err)
+		err = do_test(s);
+	if (!err)
+		err = do_setup(s);
+	if (s->listener) {
+		s->ops->unlisten(s->listener);
+		s->listener = NULL;
+	}
+	if (!err)
+		err = do_streams(s);
+	if (!err)
+		err = do_phases(s);
+	if (s->stream)
+		s->ops->close(s->stream);
+	logmsg(s, "%s", err ? "test ended with an error" : "test done");
+}
+
+static void *session_main(void *arg)
+{
+	struct session *s = arg;
+	struct rp_server *srv = s->srv;
+
+	session_run(s);
+	close(s->fd);
+	free(s);
+	atomic_store(&srv->busy, 0);
+	return NULL;
+}
+
+static void peer_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[NI_MAXHOST] = "?", serv[NI_MAXSERV] = "?";
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
+		getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host),
+			    serv, sizeof(serv),
+			    NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(buf, len, "%s:%s", host, serv);
+}
+
+static void turn_away(struct rp_server *srv, int fd)
+{
+	char who[64];
+
+	peer_name(fd, who, sizeof(who));
+	if (!srv->cfg->quiet)
+		fprintf(stderr, "rdmaperf server: %s: busy, turned away\n",
+			who);
+	rp_proto_send_error(fd, "busy",
+			    "server is running another test; try again later");
+	close(fd);
+}
+
+static int start_session(struct rp_server *srv, int fd)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	int one = 1, err;
+
+	if (!s) {
+		close(fd);
+		return -ENOMEM;
+	}
+	s->srv = srv;
+	s->fd = fd;
+	peer_name(fd, s->peer, sizeof(s->peer));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	if (srv->joinable)
+		pthread_join(srv->thread, NULL);
+	atomic_store(&srv->busy, 1);
+	err = pthread_create(&srv->thread, NULL, session_main, s);
+	srv->joinable = err == 0;
+	if (err) {
+		atomic_store(&srv->busy, 0);
+		close(fd);
+		free(s);
+		return -err;
+	}
+	return 0;
+}
+
+int rp_server_serve(struct rp_server *srv, bool once,
+		    const volatile sig_atomic_t *stop)
+{
+	struct pollfd pfd = {.fd = srv->fd, .events = POLLIN};
+	int fd, n, err = 0;
+
+	while (!(stop && *stop)) {
+		if (once && srv->joinable && !atomic_load(&srv->busy))
+			break;
+		n = poll(&pfd, 1, SESSION_POLL_MS);
+		if (n <= 0)
+			continue;
+		fd = accept(srv->fd, NULL, NULL);
+		if (fd < 0)
+			continue;
+		if (atomic_load(&srv->busy) || (once && srv->joinable))
+			turn_away(srv, fd);
+		else
+			err = start_session(srv, fd);
+		if (err)
+			break;
+	}
+	if (srv->joinable)
+		pthread_join(srv->thread, NULL);
+	srv->joinable = false;
+	return err;
+}
+
+static int listen_on(const char *host, uint16_t port, int *out)
+{
+	struct addrinfo hints = {.ai_flags = AI_PASSIVE,
+				 .ai_socktype = SOCK_STREAM},
+			*res, *ai;
+	char service[8];
+	int fd, one = 1, err;
+
+	snprintf(service, sizeof(service), "%u", port);
+	err = getaddrinfo(host, service, &hints, &res);
+	if (err)
+		return -EADDRNOTAVAIL;
+	err = -EADDRNOTAVAIL;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			continue;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+		    listen(fd, 16) == 0) {
+			*out = fd;
+			freeaddrinfo(res);
+			return 0;
+		}
+		err = -errno;
+		close(fd);
+	}
+	freeaddrinfo(res);
+	return err;
+}
+
+int rp_server_open(const struct rp_config *cfg, struct rp_server **out)
+{
+	struct rp_server *srv = calloc(1, sizeof(*srv));
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int err;
+
+	if (!srv)
+		return -ENOMEM;
+	srv->cfg = cfg;
+	err = listen_on(cfg->host, cfg->port, &srv->fd);
+	if (err) {
+		fprintf(stderr, "rdmaperf: cannot listen on %s port %u: %s\n",
+			cfg->host ? cfg->host : "any address", cfg->port,
+			strerror(-err));
+		free(srv);
+		return err;
+	}
+	getsockname(srv->fd, (struct sockaddr *)&ss, &len);
+	srv->port = ntohs(ss.ss_family == AF_INET6
+				  ? ((struct sockaddr_in6 *)&ss)->sin6_port
+				  : ((struct sockaddr_in *)&ss)->sin_port);
+	*out = srv;
+	return 0;
+}
+
+uint16_t rp_server_port(const struct rp_server *srv)
+{
+	return srv->port;
+}
+
+void rp_server_close(struct rp_server *srv)
+{
+	if (!srv)
+		return;
+	if (srv->joinable)
+		pthread_join(srv->thread, NULL);
+	close(srv->fd);
+	free(srv);
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Transport registry and the payload pattern used by --verify.
+ *
+ * The pattern of message seq: its first 8 bytes hold seq (big-endian), the
+ * rest is a byte sequence seeded by seq, so a message that was reordered,
+ * duplicated, torn or left stale does not pass for another one.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "xport/xport.h"
+
+#ifdef RP_HAVE_RDMA
+extern const struct rp_xport_ops rp_xport_rdma;
+extern const struct rp_xport_ops rp_xport_rsocket;
+#endif
+
+static const struct rp_xport_ops *const registry[] = {
+#ifdef RP_HAVE_RDMA
+	&rp_xport_rdma,
+#endif
+	&rp_xport_tcp,
+#ifdef RP_HAVE_RDMA_RSOCKET
+	&rp_xport_rsocket,
+#endif
+};
+
+size_t rp_xport_count(void)
+{
+	return sizeof(registry) / sizeof(registry[0]);
+}
+
+const struct rp_xport_ops *rp_xport_at(size_t i)
+{
+	return i < rp_xport_count() ? registry[i] : NULL;
+}
+
+const struct rp_xport_ops *rp_xport_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rp_xport_count(); i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
+
+static inline uint8_t pattern_byte(uint64_t seq, size_t i)
+{
+	return (uint8_t)((seq * 131u + i * 7u + (i >> 8)) ^ 0x5a);
+}
+
+void rp_payload_fill(uint8_t *buf, size_t len, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = i < 8 ? (uint8_t)(seq >> (56 - 8 * i))
+			       : pattern_byte(seq, i);
+}
+
+int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		uint8_t want = i < 8 ? (uint8_t)(seq >> (56 - 8 * i))
+				     : pattern_byte(seq, i);
+		if (buf[i] != want)
+			return -EIO;
+	}
+	return 0;
+}

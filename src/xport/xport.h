@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Transports behind one ops table. The engine (run/) drives every transport
+ * the same way; a transport never sees the control connection, only JSON
+ * objects the engine carries for it.
+ *
+ * Server                                    Client
+ *   listen(spec)  -> endpoint JSON  ~~SETUP~~>  connect(host, endpoint, token)
+ *   accept(token) -> stream
+ *   local_info(stream) <~~~~~~~~~~ STREAMS ~~~~~~~~~~> local_info(stream)
+ *   set_peer(stream, peer info)                  set_peer(stream, peer info)
+ *   per phase (between START and STOP):
+ *   serve(stream, phase, stop)                   ping() x N      (latency)
+ *                                                post() / poll() (throughput)
+ *   close(stream)                                close(stream)
+ *
+ * Semantics every transport keeps: operations on one stream complete in the
+ * order they were posted; an operation completes when the initiator knows the
+ * peer holds it (verbs: the work completion; streams: the receiver's
+ * cumulative acknowledgement). All functions return 0 (or a count) on
+ * success and a negative errno on failure, and print nothing on the hot path.
+ */
+#ifndef RP_XPORT_XPORT_H
+#define RP_XPORT_XPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/spec.h"
+
+enum rp_phase {
+	RP_PHASE_WARMUP,    /* as bandwidth, numbers discarded */
+	RP_PHASE_LATENCY,   /* depth-1 ping-pong */
+	RP_PHASE_BANDWIDTH, /* depth-q stream of operations */
+	RP_PHASE__COUNT
+};
+
+/** Local options of one side (not sent to the peer). */
+struct rp_xport_params {
+	const char *device; /* verbs device name, NULL: the one rdma_cm picks */
+	int ib_port;	    /* 0: rdma_cm's choice */
+	int gid_index;	    /* -1: rdma_cm's choice */
+	int inline_bytes;   /* -1: automatic */
+	int mtu;	    /* 0: the port's active MTU */
+	const char *bind;   /* server: address to listen on, NULL for any */
+};
+
+/** What the responder (server) saw in one phase. */
+struct rp_side_stats {
+	uint64_t messages;
+	uint64_t bytes;
+	uint64_t verify_errors;
+};
+
+struct rp_listener;
+struct rp_stream;
+
+struct rp_xport_ops {
+	const char *name;
+	/** Can this transport run on this host? @why gets the reason if not. */
+	int (*probe)(char *why, size_t len);
+	/** Server: open a listener for @spec; describe it in @endpoint. */
+	int (*listen)(const struct rp_spec *spec,
+		      const struct rp_xport_params *p, cJSON *endpoint,
+		      struct rp_listener **out);
+	/** Server: accept one stream that presents @token. */
+	int (*accept)(struct rp_listener *l, const char *token, int timeout_ms,
+		      struct rp_stream **out);
+	/** Server: close the listener (not the accepted streams); NULL ok. */
+	void (*unlisten)(struct rp_listener *l);
+	/** Client: connect to @host as described by @endpoint. */
+	int (*connect)(const struct rp_spec *spec,
+		       const struct rp_xport_params *p, const char *host,
+		       const cJSON *endpoint, const char *token, int timeout_ms,
+		       struct rp_stream **out);
+	/** Either side: what the peer needs (buffer address, key, ...) and
+	 *  what a report shows (device, MTU, inline size), into @info. */
+	int (*local_info)(struct rp_stream *s, cJSON *info);
+	/** Either side: take the peer's local_info. */
+	int (*set_peer)(struct rp_stream *s, const cJSON *info);
+	/** Server: respond to the client's operations until *@stop is set;
+	 *  count what arrived in @st. Must notice @stop within ~10 ms. */
+	int (*serve)(struct rp_stream *s, enum rp_phase phase,
+		     const volatile int *stop, struct rp_side_stats *st);
+	/** Client: one ping-pong round trip (depth 1), busy-polling, giving
+	 *  up with -ETIMEDOUT at @deadline_ns (rp_clock_ns time). */
+	int (*ping)(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
+	/** Client: post @count operations numbered @seq.. (fewer than the
+	 *  queue depth are in flight: the engine guarantees it). */
+	int (*post)(struct rp_stream *s, uint64_t seq, uint32_t count);
+	/** Client: make progress; return how many operations completed, in
+	 *  posting order, since the last call (0 if none), or -errno. */
+	int (*poll)(struct rp_stream *s);
+	/** Client: after a phase, errors found by --verify on this side. */
+	uint64_t (*verify_errors)(struct rp_stream *s);
+	/** Either side: disconnect cleanly and free; NULL ok. */
+	void (*close)(struct rp_stream *s);
+};
+
+/** rp_xport_find - the transport named @name, or NULL. */
+const struct rp_xport_ops *rp_xport_find(const char *name);
+
+/** rp_xport_count / rp_xport_at - iterate over the registry. */
+size_t rp_xport_count(void);
+const struct rp_xport_ops *rp_xport_at(size_t i);
+
+/** rp_payload_fill - the pattern of message @seq into @buf (--verify). */
+void rp_payload_fill(uint8_t *buf, size_t len, uint64_t seq);
+
+/** rp_payload_check - 0 if @buf holds message @seq's pattern, else -EIO. */
+int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq);
+
+extern const struct rp_xport_ops rp_xport_tcp;
+
+#endif
