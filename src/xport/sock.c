@@ -34,7 +34,7 @@
 #include "xport/sock.h"
 
 #define RP_TOKEN_LEN	  32
-#define SPIN_BEFORE_SLEEP 4096 /* empty polls before the server sleeps */
+#define SPIN_BEFORE_SLEEP 256 /* empty polls before a side sleeps */
 #define SERVER_SLEEP_MS	  10
 #define MAX_RECV_CHUNK	  (1u << 20)
 
@@ -74,6 +74,7 @@ struct rp_stream {
 	struct ctr_tx ctx;
 	struct ctr_rx crx;
 	uint64_t verify_errors;
+	unsigned int idle; /* client: empty polls in a row */
 };
 
 static uint64_t be64_load(const uint8_t *b)
@@ -597,7 +598,7 @@ static int serve_sink_step(struct rp_stream *s, bool echo)
 	return err ? err : moved;
 }
 
-static short serve_events(const struct rp_stream *s)
+static short wanted_events(const struct rp_stream *s)
 {
 	bool tx_owed = s->tx_bytes < s->tx_target || s->ctx.off < 8 ||
 		       s->ctx.sent != s->ctx.want ||
@@ -624,7 +625,7 @@ int rp_sock_serve(struct rp_stream *s, enum rp_phase phase,
 		if (r > 0) {
 			idle = 0;
 		} else if (++idle > SPIN_BEFORE_SLEEP) {
-			r = wait_fd(s->c, s->fd, serve_events(s),
+			r = wait_fd(s->c, s->fd, wanted_events(s),
 				    SERVER_SLEEP_MS);
 			r = r == -ETIMEDOUT ? 0 : r;
 			if (r < 0)
@@ -676,6 +677,16 @@ int rp_sock_poll(struct rp_stream *s)
 		return err;
 	n = s->completed - s->reported;
 	s->reported = s->completed;
+	if (n == 0 && ++s->idle > SPIN_BEFORE_SLEEP) {
+		/* Spinning on a blocked socket steals the CPU the peer and the
+		 * network stack need: sleep until the socket is ready. */
+		err = wait_fd(s->c, s->fd, wanted_events(s), 1);
+		s->idle = 0;
+		if (err < 0 && err != -ETIMEDOUT)
+			return err;
+	} else if (n) {
+		s->idle = 0;
+	}
 	return (int)n;
 }
 

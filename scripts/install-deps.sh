@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install what rdmaperf needs to build, test and benchmark on Debian 12.
+# Idempotent: does nothing when every package is already installed.
+set -euo pipefail
+
+PKGS=(
+	# build
+	build-essential cmake pkg-config clang-format
+	libcjson-dev libcmocka-dev libibverbs-dev librdmacm-dev
+	# run and test the verbs path on Soft-RoCE inside a qemu guest
+	rdma-core ibverbs-providers ibverbs-utils librdmacm1 rdmacm-utils
+	qemu-system-x86 linux-image-amd64 busybox-static kmod cpio xz-utils
+	iproute2 python3
+	# peer tools the benchmarks compare against
+	perftest iperf3 sockperf
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: need root to install: ${missing[*]}" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
