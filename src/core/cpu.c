@@ -36,11 +36,11 @@ static void host_ticks(uint64_t *busy, uint64_t *total)
 	*busy = *total - v[3] - v[4];
 }
 
-int rp_cpu_sample(struct rp_cpu_sample *out)
+int rp_cpu_sample(struct rp_cpu_sample *out, bool thread_only)
 {
 	struct rusage ru;
 
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
+	if (getrusage(thread_only ? RUSAGE_THREAD : RUSAGE_SELF, &ru) < 0)
 		return -errno;
 	out->user_s = tv_s(&ru.ru_utime);
 	out->sys_s = tv_s(&ru.ru_stime);

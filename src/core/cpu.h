@@ -7,6 +7,7 @@
 #ifndef RP_CORE_CPU_H
 #define RP_CORE_CPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rp_cpu_sample {
@@ -24,8 +25,12 @@ struct rp_cpu_usage {
 	double host_util;   /* host busy time / all CPUs' time, 0..1 */
 };
 
-/** rp_cpu_sample - read the process's and the host's CPU time now. */
-int rp_cpu_sample(struct rp_cpu_sample *out);
+/**
+ * rp_cpu_sample - read the process's (or, with @thread_only, the calling
+ * thread's) and the host's CPU time now. A client and a server that share
+ * one process (--loopback) each count their own threads.
+ */
+int rp_cpu_sample(struct rp_cpu_sample *out, bool thread_only);
 
 /**
  * rp_cpu_usage - what was used between @a and @b, while @bytes moved.

@@ -345,6 +345,7 @@ static void bandwidth_figures(struct rp_result *r,
 static int run_bandwidth(struct client *c, struct rp_hist *h)
 {
 	struct rp_result *r = c->res;
+	bool loop = c->cfg->mode == RP_MODE_LOOPBACK;
 	struct rp_cpu_sample a, b;
 	struct rp_phase_out out;
 	cJSON *done = NULL;
@@ -354,11 +355,11 @@ static int run_bandwidth(struct client *c, struct rp_hist *h)
 	err = phase_begin(c, RP_PHASE_BANDWIDTH);
 	if (err)
 		return err;
-	rp_cpu_sample(&a);
+	rp_cpu_sample(&a, loop);
 	err = rp_engine_bandwidth(c->ops, c->stream, &c->spec,
 				  c->spec.iterations, c->spec.duration_ns, h,
 				  c->cfg->interrupted, &out);
-	rp_cpu_sample(&b);
+	rp_cpu_sample(&b, loop);
 	if (err)
 		return phase_failed(c, RP_PHASE_BANDWIDTH, err);
 	bandwidth_figures(r, &out);

@@ -60,6 +60,8 @@ struct responder {
 	atomic_int finished;
 	int rc;
 	struct rp_side_stats st;
+	bool thread_cpu; /* loopback: count this thread, not the process */
+	struct rp_cpu_sample cpu_a, cpu_b;
 };
 
 __attribute__((format(printf, 2, 3))) static void
@@ -227,7 +229,11 @@ static void *responder_main(void *arg)
 {
 	struct responder *r = arg;
 
+	if (r->thread_cpu)
+		rp_cpu_sample(&r->cpu_a, true);
 	r->rc = r->ops->serve(r->stream, r->phase, &r->stop, &r->st);
+	if (r->thread_cpu)
+		rp_cpu_sample(&r->cpu_b, true);
 	atomic_store(&r->finished, 1);
 	return NULL;
 }
@@ -278,14 +284,17 @@ static cJSON *done_body(const struct responder *r,
 static int run_phase(struct session *s, enum rp_phase phase)
 {
 	struct responder r = {
-		.ops = s->ops, .stream = s->stream, .phase = phase};
-	struct rp_cpu_sample a, b;
+		.ops = s->ops,
+		.stream = s->stream,
+		.phase = phase,
+		.thread_cpu = s->srv->cfg->mode == RP_MODE_LOOPBACK,
+	};
 	struct rp_cpu_usage cpu;
 	cJSON *body = NULL;
 	pthread_t t;
 	int err;
 
-	rp_cpu_sample(&a);
+	rp_cpu_sample(&r.cpu_a, false);
 	err = pthread_create(&t, NULL, responder_main, &r);
 	if (err)
 		return refuse(s, -err, "server", "cannot start a thread");
@@ -297,8 +306,9 @@ static int run_phase(struct session *s, enum rp_phase phase)
 	cJSON_Delete(body);
 	if (err)
 		return err;
-	rp_cpu_sample(&b);
-	rp_cpu_usage(&a, &b, r.st.bytes, &cpu);
+	if (!r.thread_cpu)
+		rp_cpu_sample(&r.cpu_b, false);
+	rp_cpu_usage(&r.cpu_a, &r.cpu_b, r.st.bytes, &cpu);
 	body = done_body(&r, &cpu);
 	err = body ? rp_proto_send(s->fd, RP_MSG_DONE, body, RP_CTRL_TIMEOUT_MS)
 		   : -ENOMEM;

@@ -844,10 +844,11 @@ static int rv_server_connect(struct rp_stream *s,
 				     : s->init_atom;
 	if (rdma_accept(s->id, &cp))
 		return rv_fail("rdma_accept");
-	s->connected = true;
 	ret = rv_expect(s->ch, RDMA_CM_EVENT_ESTABLISHED, deadline_ns,
 			"accept");
-	if (!ret)
+	if (ret)
+		rdma_disconnect(s->id); /* tell the peer; wait no longer */
+	else
 		rv_connected(s);
 	return ret;
 }
@@ -973,10 +974,11 @@ static int rv_client_connect(struct rp_stream *s, const char *token,
 
 	if (rdma_connect(s->id, &cp))
 		return rv_fail("rdma_connect");
-	s->connected = true;
 	ret = rv_expect(s->ch, RDMA_CM_EVENT_ESTABLISHED, deadline_ns,
 			"connecting");
-	if (!ret)
+	if (ret)
+		rdma_disconnect(s->id); /* tell the peer; wait no longer */
+	else
 		rv_connected(s);
 	return ret;
 }
