@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Text reporter: one block a person reads at a glance, per result. */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/units.h"
@@ -89,6 +90,90 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 		fprintf(f, "  FAILED (%s): %s\n", r->error_code, r->error);
 }
 
+/* One figure of the comparison table: where it is and when it exists. */
+struct figure {
+	const char *name;
+	size_t offset; /* of a double in struct rp_result */
+	double scale;
+	int has; /* 0: bandwidth, 1: latency, 2: unloaded */
+};
+
+#define FIG(name, field, scale, has)                                           \
+	{                                                                      \
+		name, offsetof(struct rp_result, field), scale, has            \
+	}
+
+static const struct figure figures[] = {
+	FIG("throughput Gb/s", bits_per_second, 1e-9, 0),
+	FIG("messages/s", messages_per_second, 1, 0),
+	FIG("load p50 us", latency.p50, 1e-3, 1),
+	FIG("load p99 us", latency.p99, 1e-3, 1),
+	FIG("load max us", latency.max, 1e-3, 1),
+	FIG("unloaded p50 us", unloaded.p50, 1e-3, 2),
+	FIG("unloaded p99 us", unloaded.p99, 1e-3, 2),
+	FIG("unloaded max us", unloaded.max, 1e-3, 2),
+	FIG("client cpu us/KiB", client.cpu.us_per_kib, 1, 0),
+	FIG("server cpu us/KiB", server.cpu.us_per_kib, 1, 0),
+};
+
+static bool figure_present(const struct rp_result *r, const struct figure *g)
+{
+	if (r->failed)
+		return false;
+	return g->has == 0   ? r->has_bandwidth
+	       : g->has == 1 ? r->has_latency
+			     : r->has_unloaded;
+}
+
+static double figure_value(const struct rp_result *r, const struct figure *g)
+{
+	return *(const double *)((const char *)r + g->offset) * g->scale;
+}
+
+static void compare_cell(FILE *f, const struct rp_result *base,
+			 const struct rp_result *r, const struct figure *g)
+{
+	char cell[40];
+	double v, b;
+
+	if (!figure_present(r, g)) {
+		fprintf(f, " %20s", "-");
+		return;
+	}
+	v = figure_value(r, g);
+	if (r == base || !figure_present(base, g) ||
+	    (b = figure_value(base, g)) == 0)
+		snprintf(cell, sizeof(cell), "%.2f", v);
+	else
+		snprintf(cell, sizeof(cell), "%.2f (%.2fx)", v, v / b);
+	fprintf(f, " %20s", cell);
+}
+
+/* Several transports: one table, a column each, ratios to the first. */
+static void compare(FILE *f, const struct rp_result *res, size_t n)
+{
+	size_t i, k;
+
+	fprintf(f, "\ncomparison (ratio to %s)\n%-18s", res[0].transport, "");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %20s", res[i].transport);
+	fputc('\n', f);
+	for (k = 0; k < sizeof(figures) / sizeof(figures[0]); k++) {
+		fprintf(f, "%-18s", figures[k].name);
+		for (i = 0; i < n; i++)
+			compare_cell(f, &res[0], &res[i], &figures[k]);
+		fputc('\n', f);
+	}
+	fprintf(f, "%-18s", "status");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %20s", res[i].failed ? "FAILED" : "ok");
+	fputc('\n', f);
+	for (i = 0; i < n; i++)
+		if (res[i].failed)
+			fprintf(f, "  %s: %s\n", res[i].transport,
+				res[i].error);
+}
+
 void rp_report_text(FILE *f, const struct rp_config *cfg,
 		    const struct rp_result *res, size_t n)
 {
@@ -99,5 +184,7 @@ void rp_report_text(FILE *f, const struct rp_config *cfg,
 			fputc('\n', f);
 		one(f, cfg, &res[i]);
 	}
+	if (n > 1)
+		compare(f, res, n);
 	fflush(f);
 }

@@ -21,7 +21,7 @@ static const struct rp_xport_ops *const registry[] = {
 	&rp_xport_rdma,
 #endif
 	&rp_xport_tcp,
-#ifdef RP_HAVE_RDMA_RSOCKET
+#ifdef RP_HAVE_RDMA
 	&rp_xport_rsocket,
 #endif
 };
