@@ -449,8 +449,10 @@ static int check_mode(struct parse *p)
 	if (c->mode == RP_MODE_CLIENT && !c->host)
 		return bad(p, "-a/--address: the client needs the server's "
 			      "address");
-	if (c->mode == RP_MODE_LOOPBACK && !c->host)
+	if (c->mode == RP_MODE_LOOPBACK && !c->host) {
 		c->host = "127.0.0.1";
+		c->host_defaulted = true;
+	}
 	if (p->set_iters && p->set_time)
 		return bad(p, "-C/--iterations and -t/--time are exclusive: "
 			      "give one");

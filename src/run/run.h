@@ -27,7 +27,8 @@ enum rp_mode { RP_MODE_NONE, RP_MODE_SERVER, RP_MODE_CLIENT, RP_MODE_LOOPBACK };
 /** Everything the command line says, validated. */
 struct rp_config {
 	enum rp_mode mode;
-	const char *host; /* client: the server; server: address to bind */
+	const char *host;    /* client: the server; server: address to bind */
+	bool host_defaulted; /* --loopback without -a */
 	uint16_t port;
 	char transports[RP_MAX_TRANSPORTS][RP_SPEC_NAME_LEN];
 	size_t n_transports;

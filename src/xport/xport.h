@@ -113,6 +113,13 @@ void rp_payload_fill(uint8_t *buf, size_t len, uint64_t seq);
 /** rp_payload_check - 0 if @buf holds message @seq's pattern, else -EIO. */
 int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq);
 
+/**
+ * rp_rdma_local_addr - an IPv4 address of a network device that carries an
+ * RDMA port (of @device, or of any device when NULL), for --loopback.
+ * Return: 0, or -ENODEV when there is none.
+ */
+int rp_rdma_local_addr(const char *device, char *buf, size_t len);
+
 extern const struct rp_xport_ops rp_xport_tcp;
 
 #endif
