@@ -20,7 +20,7 @@ static void on_signal(int sig)
 
 static void install_signals(void)
 {
-	struct sigaction sa = {.sa_handler = on_signal};
+	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -97,7 +97,7 @@ static void *loop_server_main(void *arg)
 static int loopback(struct rp_config *cfg)
 {
 	struct rp_config scfg = *cfg;
-	struct loop_server ls = {0};
+	struct loop_server ls = { 0 };
 	pthread_t t;
 	int rc;
 

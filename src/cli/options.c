@@ -34,7 +34,8 @@ struct opt {
 	const char *help;
 };
 
-static int bad(struct parse *p, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int bad(struct parse *p,
+						     const char *fmt, ...)
 {
 	va_list ap;
 
@@ -127,7 +128,8 @@ static int o_transport(struct parse *p, const char *arg)
 		comma = strchr(s, ',');
 		err = add_transport(p, s,
 				    comma ? (size_t)(comma - s) : strlen(s));
-		s = comma + 1;
+		if (comma)
+			s = comma + 1;
 	} while (!err && comma);
 	return err;
 }
@@ -331,48 +333,48 @@ enum {
 };
 
 static const struct opt opts[] = {
-	{"server", 's', 0, o_server, NULL, "run as server (waits for tests)"},
-	{"client", 'c', 0, o_client, NULL, "run as client"},
-	{"loopback", O_LOOPBACK, 0, o_loopback, NULL,
-	 "server and client in one process, on -a or 127.0.0.1"},
-	{"address", 'a', 1, o_address, "HOST",
-	 "client: server to test; server: address to bind"},
-	{"port", 'p', 1, o_port, "PORT", "control port (default 18520)"},
-	{"transport", 'x', 1, o_transport, "LIST",
-	 "transports, comma-separated (see below)"},
-	{"op", 'o', 1, o_op, "OP",
-	 "W|write, R|read, S|send, write_imm, fetch_add, cmp_swap"},
-	{"size", 'S', 1, o_size, "BYTES",
-	 "message size, K/M/G suffixes (default 64K)"},
-	{"queue-depth", 'q', 1, o_depth, "N",
-	 "operations in flight, throughput phase (default 16)"},
-	{"iterations", 'C', 1, o_iters, "N",
-	 "operations in the throughput phase (default 10000)"},
-	{"time", 't', 1, o_time, "SECONDS",
-	 "run the throughput phase this long instead of -C"},
-	{"warmup", O_WARMUP, 1, o_warmup, "N",
-	 "warm-up operations, not counted (default 1000)"},
-	{"lat-iterations", O_LAT_ITERS, 1, o_lat_iters, "N",
-	 "ping-pongs in the unloaded latency phase (default 1000)"},
-	{"no-latency", O_NO_LAT, 0, o_no_latency, NULL,
-	 "skip the unloaded latency phase"},
-	{"no-bandwidth", O_NO_BW, 0, o_no_bandwidth, NULL,
-	 "skip the throughput phase"},
-	{"verify", O_VERIFY, 0, o_verify, NULL,
-	 "receiver checks the payload of every message"},
-	{"json", O_JSON, 0, o_json, NULL, "print one JSON document"},
-	{"once", O_ONCE, 0, o_once, NULL, "server: exit after one test"},
-	{"quiet", O_QUIET, 0, o_quiet, NULL, "server: no log lines"},
-	{"device", 'd', 1, o_device, "DEV",
-	 "rdma: device (default: the one routing to the address)"},
-	{"ib-port", O_IB_PORT, 1, o_ib_port, "N", "rdma: device port"},
-	{"inline", O_INLINE, 1, o_inline, "BYTES",
-	 "rdma: inline size (default: what the device allows)"},
-	{"gid-index", O_GID, 1, o_gid_index, "N",
-	 "rdma: GID index, where rdma_cm cannot decide"},
-	{"mtu", O_MTU, 1, o_mtu, "BYTES", "rdma: path MTU to request"},
-	{"help", 'h', 0, o_help, NULL, "this help"},
-	{"version", 'V', 0, o_version, NULL, "print the version"},
+	{ "server", 's', 0, o_server, NULL, "run as server (waits for tests)" },
+	{ "client", 'c', 0, o_client, NULL, "run as client" },
+	{ "loopback", O_LOOPBACK, 0, o_loopback, NULL,
+	  "server and client in one process, on -a or 127.0.0.1" },
+	{ "address", 'a', 1, o_address, "HOST",
+	  "client: server to test; server: address to bind" },
+	{ "port", 'p', 1, o_port, "PORT", "control port (default 18520)" },
+	{ "transport", 'x', 1, o_transport, "LIST",
+	  "transports, comma-separated (see below)" },
+	{ "op", 'o', 1, o_op, "OP",
+	  "W|write, R|read, S|send, write_imm, fetch_add, cmp_swap" },
+	{ "size", 'S', 1, o_size, "BYTES",
+	  "message size, K/M/G suffixes (default 64K)" },
+	{ "queue-depth", 'q', 1, o_depth, "N",
+	  "operations in flight, throughput phase (default 16)" },
+	{ "iterations", 'C', 1, o_iters, "N",
+	  "operations in the throughput phase (default 10000)" },
+	{ "time", 't', 1, o_time, "SECONDS",
+	  "run the throughput phase this long instead of -C" },
+	{ "warmup", O_WARMUP, 1, o_warmup, "N",
+	  "warm-up operations, not counted (default 1000)" },
+	{ "lat-iterations", O_LAT_ITERS, 1, o_lat_iters, "N",
+	  "ping-pongs in the unloaded latency phase (default 1000)" },
+	{ "no-latency", O_NO_LAT, 0, o_no_latency, NULL,
+	  "skip the unloaded latency phase" },
+	{ "no-bandwidth", O_NO_BW, 0, o_no_bandwidth, NULL,
+	  "skip the throughput phase" },
+	{ "verify", O_VERIFY, 0, o_verify, NULL,
+	  "receiver checks the payload of every message" },
+	{ "json", O_JSON, 0, o_json, NULL, "print one JSON document" },
+	{ "once", O_ONCE, 0, o_once, NULL, "server: exit after one test" },
+	{ "quiet", O_QUIET, 0, o_quiet, NULL, "server: no log lines" },
+	{ "device", 'd', 1, o_device, "DEV",
+	  "rdma: device (default: the one routing to the address)" },
+	{ "ib-port", O_IB_PORT, 1, o_ib_port, "N", "rdma: device port" },
+	{ "inline", O_INLINE, 1, o_inline, "BYTES",
+	  "rdma: inline size (default: what the device allows)" },
+	{ "gid-index", O_GID, 1, o_gid_index, "N",
+	  "rdma: GID index, where rdma_cm cannot decide" },
+	{ "mtu", O_MTU, 1, o_mtu, "BYTES", "rdma: path MTU to request" },
+	{ "help", 'h', 0, o_help, NULL, "this help" },
+	{ "version", 'V', 0, o_version, NULL, "print the version" },
 };
 
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
@@ -393,15 +395,15 @@ static void build_tables(struct option *lo, char *shorts)
 
 	shorts[k++] = ':';
 	for (i = 0; i < N_OPTS; i++) {
-		lo[i] = (struct option){opts[i].name, opts[i].has_arg, NULL,
-					opts[i].val};
+		lo[i] = (struct option){ opts[i].name, opts[i].has_arg, NULL,
+					 opts[i].val };
 		if (opts[i].val < 256) {
 			shorts[k++] = (char)opts[i].val;
 			if (opts[i].has_arg)
 				shorts[k++] = ':';
 		}
 	}
-	lo[N_OPTS] = (struct option){0};
+	lo[N_OPTS] = (struct option){ 0 };
 	shorts[k] = '\0';
 }
 
@@ -490,7 +492,7 @@ static int finish_spec(struct parse *p)
 int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 		 enum rp_cli_action *act, char *err, size_t errlen)
 {
-	struct parse p = {.cfg = cfg, .err = err, .errlen = errlen};
+	struct parse p = { .cfg = cfg, .err = err, .errlen = errlen };
 	struct option lo[N_OPTS + 1];
 	char shorts[2 * N_OPTS + 2];
 	const struct opt *o;
@@ -498,7 +500,7 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 
 	defaults(cfg);
 	build_tables(lo, shorts);
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then forgets the previous argv */
 	opterr = 0;
 	while (!rc && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		o = find_opt(c);

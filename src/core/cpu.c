@@ -17,7 +17,7 @@ static double tv_s(const struct timeval *tv)
  * steal ...; idle and iowait are the not-busy part. */
 static void host_ticks(uint64_t *busy, uint64_t *total)
 {
-	uint64_t v[8] = {0};
+	uint64_t v[8] = { 0 };
 	FILE *f = fopen("/proc/stat", "r");
 	int i, n;
 

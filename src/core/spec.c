@@ -29,8 +29,9 @@ static const struct {
 	const char *name;
 	enum rp_op op;
 } op_aliases[] = {
-	{"w", RP_OP_WRITE},	   {"r", RP_OP_READ},	      {"s", RP_OP_SEND},
-	{"fadd", RP_OP_FETCH_ADD}, {"cswap", RP_OP_CMP_SWAP},
+	{ "w", RP_OP_WRITE },	     { "r", RP_OP_READ },
+	{ "s", RP_OP_SEND },	     { "fadd", RP_OP_FETCH_ADD },
+	{ "cswap", RP_OP_CMP_SWAP },
 };
 
 __attribute__((format(printf, 3, 4))) static int

@@ -16,31 +16,32 @@ struct unit {
 };
 
 static const struct unit size_units[] = {
-	{"", 1},
-	{"b", 1},
-	{"k", 1ULL << 10},
-	{"kb", 1ULL << 10},
-	{"kib", 1ULL << 10},
-	{"m", 1ULL << 20},
-	{"mb", 1ULL << 20},
-	{"mib", 1ULL << 20},
-	{"g", 1ULL << 30},
-	{"gb", 1ULL << 30},
-	{"gib", 1ULL << 30},
-	{"t", 1ULL << 40},
-	{"tb", 1ULL << 40},
-	{"tib", 1ULL << 40},
-	{NULL, 0},
+	{ "", 1 },
+	{ "b", 1 },
+	{ "k", 1ULL << 10 },
+	{ "kb", 1ULL << 10 },
+	{ "kib", 1ULL << 10 },
+	{ "m", 1ULL << 20 },
+	{ "mb", 1ULL << 20 },
+	{ "mib", 1ULL << 20 },
+	{ "g", 1ULL << 30 },
+	{ "gb", 1ULL << 30 },
+	{ "gib", 1ULL << 30 },
+	{ "t", 1ULL << 40 },
+	{ "tb", 1ULL << 40 },
+	{ "tib", 1ULL << 40 },
+	{ NULL, 0 },
 };
 
 static const struct unit count_units[] = {
-	{"", 1},   {"k", 1000ULL}, {"m", 1000000ULL}, {"g", 1000000000ULL},
-	{NULL, 0},
+	{ "", 1 },	     { "k", 1000ULL },
+	{ "m", 1000000ULL }, { "g", 1000000000ULL },
+	{ NULL, 0 },
 };
 
 static const struct unit time_units[] = {
-	{"", 1000000000ULL}, {"s", 1000000000ULL}, {"ms", 1000000ULL},
-	{"us", 1000ULL},     {"ns", 1ULL},	   {NULL, 0},
+	{ "", 1000000000ULL }, { "s", 1000000000ULL }, { "ms", 1000000ULL },
+	{ "us", 1000ULL },     { "ns", 1ULL },	       { NULL, 0 },
 };
 
 static int find_scale(const struct unit *t, const char *suffix, uint64_t *out)
@@ -89,8 +90,9 @@ int rp_units_parse_seconds(const char *s, uint64_t *out_ns)
 	double v;
 	char *end;
 
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
-		return -EINVAL;
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+	    strpbrk(s, "xXeEpP"))
+		return -EINVAL; /* decimal only: strtod takes hex, exponents */
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno == ERANGE || !isfinite(v))
@@ -106,7 +108,7 @@ int rp_units_parse_seconds(const char *s, uint64_t *out_ns)
 
 const char *rp_units_format_size(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	double v = (double)bytes;
 	int i = 0;
 

@@ -165,7 +165,7 @@ static int remaining_ms(uint64_t deadline)
 
 static int wait_fd(int fd, short events, uint64_t deadline)
 {
-	struct pollfd pfd = {.fd = fd, .events = events};
+	struct pollfd pfd = { .fd = fd, .events = events };
 	int ms, n;
 
 	for (;;) {
@@ -515,17 +515,17 @@ struct spec_key {
 };
 
 static const struct spec_key u64_fields[] = {
-	{"size", offsetof(struct rp_spec, size_bytes)},
-	{"iterations", offsetof(struct rp_spec, iterations)},
-	{"duration_ns", offsetof(struct rp_spec, duration_ns)},
-	{"warmup", offsetof(struct rp_spec, warmup)},
-	{"lat_iterations", offsetof(struct rp_spec, lat_iterations)},
+	{ "size", offsetof(struct rp_spec, size_bytes) },
+	{ "iterations", offsetof(struct rp_spec, iterations) },
+	{ "duration_ns", offsetof(struct rp_spec, duration_ns) },
+	{ "warmup", offsetof(struct rp_spec, warmup) },
+	{ "lat_iterations", offsetof(struct rp_spec, lat_iterations) },
 };
 
 static const struct spec_key bool_fields[] = {
-	{"latency", offsetof(struct rp_spec, latency)},
-	{"bandwidth", offsetof(struct rp_spec, bandwidth)},
-	{"verify", offsetof(struct rp_spec, verify)},
+	{ "latency", offsetof(struct rp_spec, latency) },
+	{ "bandwidth", offsetof(struct rp_spec, bandwidth) },
+	{ "verify", offsetof(struct rp_spec, verify) },
 };
 
 static int get_fields(const cJSON *obj, struct rp_spec *s, char *err,

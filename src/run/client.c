@@ -27,8 +27,8 @@ struct client {
 	struct rp_stream *stream;
 };
 
-static int fail(struct rp_result *res, int err, const char *code,
-		const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int
+fail(struct rp_result *res, int err, const char *code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -52,8 +52,8 @@ void rp_result_fini(struct rp_result *r)
 
 static int ctl_connect(const char *host, uint16_t port, int *out)
 {
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
-	struct timeval tv = {.tv_sec = RP_CTRL_TIMEOUT_MS / 1000};
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	struct timeval tv = { .tv_sec = RP_CTRL_TIMEOUT_MS / 1000 };
 	char service[8];
 	int fd = -1, err = -EHOSTUNREACH, one = 1;
 
@@ -428,7 +428,7 @@ static void init_result(struct client *c, const char *transport)
 int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res)
 {
-	struct client c = {.cfg = cfg, .res = res, .fd = -1};
+	struct client c = { .cfg = cfg, .res = res, .fd = -1 };
 	char why[200] = "";
 	int err;
 

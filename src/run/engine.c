@@ -87,8 +87,8 @@ int rp_engine_bandwidth(const struct rp_xport_ops *ops, struct rp_stream *s,
 			const volatile sig_atomic_t *intr,
 			struct rp_phase_out *out)
 {
-	struct bw_state b = {.depth = spec->queue_depth,
-			     .target = iterations ? iterations : UINT64_MAX};
+	struct bw_state b = { .depth = spec->queue_depth,
+			      .target = iterations ? iterations : UINT64_MAX };
 	uint64_t now = rp_clock_ns();
 	int n = 0;
 

@@ -242,7 +242,7 @@ static void *responder_main(void *arg)
 static int await_stop(struct session *s, struct responder *r,
 		      enum rp_phase phase, cJSON **body)
 {
-	struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 	char text[160];
 	int n;
 
@@ -445,7 +445,7 @@ static int start_session(struct rp_server *srv, int fd)
 int rp_server_serve(struct rp_server *srv, bool once,
 		    const volatile sig_atomic_t *stop)
 {
-	struct pollfd pfd = {.fd = srv->fd, .events = POLLIN};
+	struct pollfd pfd = { .fd = srv->fd, .events = POLLIN };
 	int fd, n, err = 0;
 
 	while (!(stop && *stop)) {
@@ -472,8 +472,8 @@ int rp_server_serve(struct rp_server *srv, bool once,
 
 static int listen_on(const char *host, uint16_t port, int *out)
 {
-	struct addrinfo hints = {.ai_flags = AI_PASSIVE,
-				 .ai_socktype = SOCK_STREAM},
+	struct addrinfo hints = { .ai_flags = AI_PASSIVE,
+				  .ai_socktype = SOCK_STREAM },
 			*res, *ai;
 	char service[8];
 	int fd, one = 1, err;

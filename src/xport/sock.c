@@ -273,7 +273,7 @@ void rp_sock_close(struct rp_stream *s)
 /* Wait up to @ms for @events on @fd; 0 ready, -ETIMEDOUT, -errno. */
 static int wait_fd(const struct rp_sock_calls *c, int fd, short events, int ms)
 {
-	struct pollfd pfd = {.fd = fd, .events = events};
+	struct pollfd pfd = { .fd = fd, .events = events };
 	int n = c->poll(&pfd, 1, ms);
 
 	if (n < 0)
@@ -321,8 +321,8 @@ static int xfer_all(struct rp_stream *s, void *buf, size_t len, bool tx,
 
 static int bind_any(const struct rp_sock_calls *c, const char *host, int *fd)
 {
-	struct addrinfo hints = {.ai_flags = AI_PASSIVE,
-				 .ai_socktype = SOCK_STREAM};
+	struct addrinfo hints = { .ai_flags = AI_PASSIVE,
+				  .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res, *ai;
 	int err = -EADDRNOTAVAIL, one = 1;
 
@@ -400,15 +400,18 @@ void rp_sock_unlisten(struct rp_listener *l)
 	free(l);
 }
 
-/* Read the token a new connection presents; 0 if it matches. */
-static int check_token(struct rp_stream *s, const char *token)
+/* Read the token a new connection presents; 0 if it matches. A silent
+ * connection gets at most 2 s, and never past the accept's deadline. */
+static int check_token(struct rp_stream *s, const char *token,
+		       uint64_t deadline)
 {
-	char want[RP_TOKEN_LEN] = {0}, got[RP_TOKEN_LEN];
+	char want[RP_TOKEN_LEN] = { 0 }, got[RP_TOKEN_LEN];
+	uint64_t cap = rp_clock_ns() + 2 * RP_NS_PER_SEC;
 	int err;
 
 	memcpy(want, token, strnlen(token, sizeof(want)));
 	err = xfer_all(s, got, sizeof(got), false,
-		       rp_clock_ns() + 2 * RP_NS_PER_SEC);
+		       deadline < cap ? deadline : cap);
 	if (err)
 		return err;
 	return memcmp(want, got, sizeof(got)) ? -EACCES : 0;
@@ -435,7 +438,7 @@ int rp_sock_accept(struct rp_listener *l, const char *token, int timeout_ms,
 		}
 		err = set_nonblock(s);
 		if (!err)
-			err = check_token(s, token);
+			err = check_token(s, token, deadline);
 		if (!err) {
 			*out = s;
 			return 0;
@@ -482,9 +485,9 @@ int rp_sock_connect(const struct rp_sock_calls *c, const struct rp_spec *spec,
 		    struct rp_stream **out)
 {
 	uint64_t deadline = rp_clock_ns() + (uint64_t)timeout_ms * RP_NS_PER_MS;
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
 	const cJSON *port = cJSON_GetObjectItemCaseSensitive(endpoint, "port");
-	char tok[RP_TOKEN_LEN] = {0}, service[16];
+	char tok[RP_TOKEN_LEN] = { 0 }, service[16];
 	int err = -EHOSTUNREACH, fd = -1;
 
 	(void)p;
@@ -610,7 +613,10 @@ static short wanted_events(const struct rp_stream *s)
 int rp_sock_serve(struct rp_stream *s, enum rp_phase phase,
 		  const volatile int *stop, struct rp_side_stats *st)
 {
-	uint64_t msgs0 = s->completed, bytes0 = s->rx_bytes;
+	/* A read server counts what it sent, a sink what it received. */
+	uint64_t msgs0 =
+		is_read(s) ? s->tx_bytes / s->spec.size_bytes : s->completed;
+	uint64_t bytes0 = s->rx_bytes;
 	uint64_t verr0 = s->verify_errors;
 	unsigned int idle = 0;
 	int r = 0;

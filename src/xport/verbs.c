@@ -244,7 +244,7 @@ static int rv_channel_create(struct rdma_event_channel **out)
 static int rv_get_event(struct rdma_event_channel *ch, uint64_t deadline_ns,
 			struct rdma_cm_event **ev)
 {
-	struct pollfd pfd = {.fd = ch->fd, .events = POLLIN};
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
 	int ms;
 
 	for (;;) {
@@ -720,9 +720,9 @@ static void rv_connected(struct rp_stream *s)
 
 static int rv_bind(struct rdma_cm_id *id, const char *addr)
 {
-	struct addrinfo hints = {.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
-				 .ai_socktype = SOCK_STREAM};
-	struct sockaddr_in any = {.sin_family = AF_INET};
+	struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
+				  .ai_socktype = SOCK_STREAM };
+	struct sockaddr_in any = { .sin_family = AF_INET };
 	struct addrinfo *ai = NULL;
 	int ret;
 
@@ -822,7 +822,7 @@ static int rv_server_connect(struct rp_stream *s,
 			     const struct rdma_conn_param *req,
 			     uint64_t deadline_ns)
 {
-	struct rdma_conn_param cp = {.retry_count = 7, .rnr_retry_count = 7};
+	struct rdma_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
 	int ret;
 
 	ret = rv_channel_create(&s->ch);
@@ -929,8 +929,8 @@ static int rv_endpoint_port(const cJSON *endpoint, char *port, size_t len)
 static int rv_resolve(struct rp_stream *s, const char *host,
 		      const cJSON *endpoint, uint64_t deadline_ns)
 {
-	struct addrinfo hints = {.ai_flags = AI_NUMERICSERV,
-				 .ai_socktype = SOCK_STREAM};
+	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV,
+				  .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
 	char port[8];
 	int ret;
@@ -1432,7 +1432,7 @@ static int rv_ping(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns)
 
 static void rv_idle(const volatile int *stop)
 {
-	struct timespec ts = {.tv_nsec = RV_IDLE_NS};
+	struct timespec ts = { .tv_nsec = RV_IDLE_NS };
 
 	while (!*stop)
 		nanosleep(&ts, NULL);

@@ -2,8 +2,9 @@
 /*
  * Transport registry and the payload pattern used by --verify.
  *
- * The pattern of message seq: its first 8 bytes hold seq (big-endian), the
- * rest is a byte sequence seeded by seq, so a message that was reordered,
+ * The pattern of message seq: its first 8 bytes hold seq, least significant
+ * byte first (so even a 1-byte message tells neighbours apart), the rest is
+ * a byte sequence seeded by seq, so a message that was reordered,
  * duplicated, torn or left stale does not pass for another one.
  */
 #include <errno.h>
@@ -56,7 +57,7 @@ void rp_payload_fill(uint8_t *buf, size_t len, uint64_t seq)
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		buf[i] = i < 8 ? (uint8_t)(seq >> (56 - 8 * i))
+		buf[i] = i < 8 ? (uint8_t)(seq >> (8 * i))
 			       : pattern_byte(seq, i);
 }
 
@@ -65,7 +66,7 @@ int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq)
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		uint8_t want = i < 8 ? (uint8_t)(seq >> (56 - 8 * i))
+		uint8_t want = i < 8 ? (uint8_t)(seq >> (8 * i))
 				     : pattern_byte(seq, i);
 		if (buf[i] != want)
 			return -EIO;

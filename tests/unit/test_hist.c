@@ -33,8 +33,14 @@ struct pct_case {
 };
 
 static const struct pct_case pcts[] = {
-	{0, 0, 1},     {1, 1, 100},	  {50, 1, 2},		{90, 9, 10},
-	{99, 99, 100}, {99.9, 999, 1000}, {99.99, 9999, 10000}, {100, 1, 1},
+	{ 0, 0, 1 },
+	{ 1, 1, 100 },
+	{ 50, 1, 2 },
+	{ 90, 9, 10 },
+	{ 99, 99, 100 },
+	{ 99.9, 999, 1000 },
+	{ 99.99, 9999, 10000 },
+	{ 100, 1, 1 },
 };
 
 static uint64_t rng_next(uint64_t *s)
@@ -199,7 +205,7 @@ static uint64_t *gen_log_uniform(uint64_t seed, size_t n)
 
 static void test_uniform(void **state)
 {
-	static const uint64_t hi[] = {1000, 1000000, 100000000000ULL};
+	static const uint64_t hi[] = { 1000, 1000000, 100000000000ULL };
 	size_t i;
 
 	(void)state;
@@ -223,7 +229,7 @@ static void test_log_uniform(void **state)
 /* 1..n in order: every nearest rank is a known integer. */
 static void test_sequential(void **state)
 {
-	static const size_t sizes[] = {1, 2, 3, 7, 100, 1000, 10000, 12345};
+	static const size_t sizes[] = { 1, 2, 3, 7, 100, 1000, 10000, 12345 };
 	static uint64_t v[12345];
 	size_t i, j;
 
@@ -272,7 +278,7 @@ static void test_two_clusters(void **state)
 /* 2^k - 1, 2^k, 2^k + 1 for every k, and around sub-bucket edges. */
 static void test_boundaries(void **state)
 {
-	static const uint64_t sub[] = {0, 1, 511, 1023};
+	static const uint64_t sub[] = { 0, 1, 511, 1023 };
 	static uint64_t v[3 * 41 + 3 * 4 * 30];
 	size_t n = 0, j;
 	unsigned int k;
@@ -299,8 +305,8 @@ static void test_boundaries(void **state)
 
 static void test_single(void **state)
 {
-	static const uint64_t one[] = {0,    1,	     2047,     2048,
-				       2049, 777777, LIMIT - 1};
+	static const uint64_t one[] = { 0,    1,      2047,	2048,
+					2049, 777777, LIMIT - 1 };
 	struct rp_hist *h;
 	size_t i;
 
@@ -318,8 +324,8 @@ static void test_single(void **state)
 /* The last distinguishable value, and beyond: clamped, max stays exact. */
 static void test_beyond_range(void **state)
 {
-	static const uint64_t v[] = {1000,	 LIMIT - 1,  LIMIT, LIMIT + 1,
-				     1ULL << 50, UINT64_MAX, 1};
+	static const uint64_t v[] = { 1000,	  LIMIT - 1,  LIMIT, LIMIT + 1,
+				      1ULL << 50, UINT64_MAX, 1 };
 	struct rp_hist *h;
 
 	(void)state;
@@ -339,8 +345,8 @@ static void test_beyond_range(void **state)
 
 static void test_zero(void **state)
 {
-	static const uint64_t zeros[] = {0, 0, 0};
-	static const uint64_t mixed[] = {0, 3000, 1, 0, 2, 5000000};
+	static const uint64_t zeros[] = { 0, 0, 0 };
+	static const uint64_t mixed[] = { 0, 3000, 1, 0, 2, 5000000 };
 
 	(void)state;
 	check_samples(zeros, 3);
@@ -378,10 +384,10 @@ static void check_merge(const uint64_t *v, size_t n, const size_t *cut,
 
 static void test_merge(void **state)
 {
-	static const size_t cut[] = {0, 0, 17, 40000, 40001, 99000};
+	static const size_t cut[] = { 0, 0, 17, 40000, 40001, 99000 };
 	uint64_t *v = gen_log_uniform(11, N_RAND);
-	static const uint64_t odd[] = {5, LIMIT + 3, 0, 1ULL << 20, 9};
-	static const size_t odd_cut[] = {0, 1, 3};
+	static const uint64_t odd[] = { 5, LIMIT + 3, 0, 1ULL << 20, 9 };
+	static const size_t odd_cut[] = { 0, 1, 3 };
 
 	(void)state;
 	check_merge(v, N_RAND, cut, sizeof(cut) / sizeof(cut[0]));
@@ -414,7 +420,7 @@ static void test_stddev(void **state)
 
 static void test_empty_and_reset(void **state)
 {
-	static const uint64_t v[] = {100, 5000, 3};
+	static const uint64_t v[] = { 100, 5000, 3 };
 	struct rp_hist *h;
 
 	(void)state;
@@ -436,7 +442,7 @@ static void test_empty_and_reset(void **state)
 
 static void test_pct_out_of_range(void **state)
 {
-	static const uint64_t v[] = {10, 20, 30};
+	static const uint64_t v[] = { 10, 20, 30 };
 	struct rp_hist *h;
 
 	(void)state;

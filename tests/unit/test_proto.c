@@ -58,7 +58,7 @@ static void close_end(int *sv, int i)
 static void put_hdr(uint8_t *buf, uint32_t magic, uint16_t version,
 		    uint16_t type, uint32_t length)
 {
-	struct rp_msg_hdr h = {magic, version, type, length};
+	struct rp_msg_hdr h = { magic, version, type, length };
 
 	rp_proto_hdr_encode(&h, buf);
 }
@@ -96,7 +96,8 @@ static void test_hdr_layout(void **state)
 		'R',  'D',  'P',  'F',	0x01, 0x02,
 		0x00, 0x09, 0x00, 0x01, 0x02, 0x03,
 	};
-	struct rp_msg_hdr h = {RP_PROTO_MAGIC, 0x0102, RP_MSG_ERROR, 0x010203};
+	struct rp_msg_hdr h = { RP_PROTO_MAGIC, 0x0102, RP_MSG_ERROR,
+				0x010203 };
 	struct rp_msg_hdr out;
 	uint8_t buf[RP_PROTO_HDR_LEN];
 
@@ -112,7 +113,7 @@ static void test_hdr_layout(void **state)
 
 static void test_hdr_round_trip(void **state)
 {
-	struct rp_msg_hdr h = {RP_PROTO_MAGIC, RP_PROTO_VERSION, 0, 0};
+	struct rp_msg_hdr h = { RP_PROTO_MAGIC, RP_PROTO_VERSION, 0, 0 };
 	struct rp_msg_hdr out;
 	uint8_t buf[RP_PROTO_HDR_LEN];
 	uint16_t t;
@@ -129,7 +130,7 @@ static void test_hdr_round_trip(void **state)
 
 static void test_hdr_bad_magic(void **state)
 {
-	struct rp_msg_hdr out = {0, 0, 0, 0};
+	struct rp_msg_hdr out = { 0, 0, 0, 0 };
 	uint8_t buf[RP_PROTO_HDR_LEN];
 
 	(void)state;

@@ -211,7 +211,7 @@ static void test_warmup(void **state)
 
 static void test_atomics(void **state)
 {
-	static const enum rp_op ops[] = {RP_OP_FETCH_ADD, RP_OP_CMP_SWAP};
+	static const enum rp_op ops[] = { RP_OP_FETCH_ADD, RP_OP_CMP_SWAP };
 	struct rp_spec s = defaults();
 	size_t i;
 
@@ -232,9 +232,9 @@ static void test_atomics(void **state)
 
 static void test_transport(void **state)
 {
-	static const char *const good[] = {"tcp", "rdma", "rsocket", "a_9",
-					   "abcdefghijklmno"};
-	static const char *const bad[] = {"", "TCP", "tc-p", "t p", "tcp\n"};
+	static const char *const good[] = { "tcp", "rdma", "rsocket", "a_9",
+					    "abcdefghijklmno" };
+	static const char *const bad[] = { "", "TCP", "tc-p", "t p", "tcp\n" };
 	struct rp_spec s = defaults();
 	size_t i;
 
@@ -276,8 +276,9 @@ static void expect_op(const char *text, enum rp_op want)
 
 static void test_op_names(void **state)
 {
-	static const char *const names[] = {
-		"write", "read", "send", "write_imm", "fetch_add", "cmp_swap"};
+	static const char *const names[] = { "write",	  "read",
+					     "send",	  "write_imm",
+					     "fetch_add", "cmp_swap" };
 	enum rp_op op;
 	int i;
 

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of cli/options: the defaults of a plain client, rPerf's short
+ * flags against the long ones, every rejection with a message naming the
+ * flag, the rules applied after parsing (atomics, exclusive flags, loopback
+ * host), help and version, and a usage text that lists every long option.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/options.h"
+#include "proto/proto.h"
+
+#define MAX_ARGS 24
+#define ARG_LEN	 64
+
+/*
+ * argv for rp_cli_parse: writable copies (getopt may permute the pointers,
+ * and cfg->host points into them). Each stays alive and unchanged until the
+ * group ends: rp_cli_parse leaves glibc's getopt pointing into the argv of
+ * the call before (see test_reparse_mid_cluster), and a buffer reused for
+ * the next argv would be read as options of its own.
+ */
+struct args {
+	struct args *next;
+	int argc;
+	char *argv[MAX_ARGS + 1];
+	char text[MAX_ARGS][ARG_LEN];
+};
+
+static struct args *all_args;
+static struct rp_config cfg_a, cfg_b;
+static enum rp_cli_action act;
+static char err[256];
+
+static int parse_into(struct rp_config *cfg, const char *const *list)
+{
+	struct args *a = calloc(1, sizeof(*a));
+
+	assert_non_null(a);
+	a->next = all_args;
+	all_args = a;
+	snprintf(a->text[0], ARG_LEN, "rdmaperf");
+	a->argv[0] = a->text[0];
+	for (a->argc = 1; list[a->argc - 1]; a->argc++) {
+		assert_true(a->argc < MAX_ARGS);
+		assert_true(strlen(list[a->argc - 1]) < ARG_LEN);
+		snprintf(a->text[a->argc], ARG_LEN, "%s", list[a->argc - 1]);
+		a->argv[a->argc] = a->text[a->argc];
+	}
+	a->argv[a->argc] = NULL;
+	err[0] = '\0';
+	act = (enum rp_cli_action) - 1;
+	return rp_cli_parse(a->argc, a->argv, cfg, &act, err, sizeof(err));
+}
+
+static int free_args(void **state)
+{
+	struct args *a;
+
+	(void)state;
+	while (all_args) {
+		a = all_args;
+		all_args = a->next;
+		free(a);
+	}
+	return 0;
+}
+
+/* PARSE("-c", "-a", "h") parses "rdmaperf -c -a h" into cfg_a. */
+#define PARSE(...)                                                             \
+	parse_into(&cfg_a, (const char *const[]){ __VA_ARGS__, NULL })
+#define PARSE_B(...)                                                           \
+	parse_into(&cfg_b, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void parse_ok(int ret)
+{
+	if (ret)
+		fail_msg("rejected (%d): %s", ret, err);
+	assert_int_equal(act, RP_CLI_RUN);
+}
+
+static void test_client_defaults(void **state)
+{
+	const struct rp_spec *s = &cfg_a.spec;
+
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h"));
+	assert_int_equal(cfg_a.mode, RP_MODE_CLIENT);
+	assert_string_equal(cfg_a.host, "h");
+	assert_false(cfg_a.host_defaulted);
+	assert_int_equal(cfg_a.port, RP_PROTO_DEFAULT_PORT);
+	assert_int_equal(cfg_a.n_transports, 1);
+	assert_string_equal(cfg_a.transports[0], rp_xport_at(0)->name);
+	assert_string_equal(s->transport, rp_xport_at(0)->name);
+	assert_int_equal(s->op, RP_OP_WRITE);
+	assert_int_equal(s->size_bytes, 65536);
+	assert_int_equal(s->queue_depth, 16);
+	assert_int_equal(s->iterations, 10000);
+	assert_int_equal(s->duration_ns, 0);
+	assert_int_equal(s->warmup, 1000);
+	assert_int_equal(s->lat_iterations, 1000);
+	assert_true(s->latency);
+	assert_true(s->bandwidth);
+	assert_false(s->verify);
+	assert_false(cfg_a.json);
+	assert_false(cfg_a.once);
+	assert_false(cfg_a.quiet);
+	assert_null(cfg_a.params.device);
+	assert_int_equal(cfg_a.params.gid_index, -1);
+	assert_int_equal(cfg_a.params.inline_bytes, -1);
+	assert_int_equal(cfg_a.params.mtu, 0);
+}
+
+static void assert_same_config(const struct rp_config *a,
+			       const struct rp_config *b)
+{
+	size_t i;
+
+	assert_int_equal(a->mode, b->mode);
+	assert_string_equal(a->host, b->host);
+	assert_int_equal(a->port, b->port);
+	assert_int_equal(a->n_transports, b->n_transports);
+	for (i = 0; i < a->n_transports; i++)
+		assert_string_equal(a->transports[i], b->transports[i]);
+	assert_string_equal(a->spec.transport, b->spec.transport);
+	assert_int_equal(a->spec.op, b->spec.op);
+	assert_int_equal(a->spec.size_bytes, b->spec.size_bytes);
+	assert_int_equal(a->spec.queue_depth, b->spec.queue_depth);
+	assert_int_equal(a->spec.iterations, b->spec.iterations);
+	assert_int_equal(a->spec.duration_ns, b->spec.duration_ns);
+	assert_int_equal(a->spec.warmup, b->spec.warmup);
+	assert_int_equal(a->spec.lat_iterations, b->spec.lat_iterations);
+	assert_int_equal(a->spec.latency, b->spec.latency);
+	assert_int_equal(a->spec.bandwidth, b->spec.bandwidth);
+	assert_int_equal(a->spec.verify, b->spec.verify);
+	assert_int_equal(a->json, b->json);
+	assert_int_equal(a->once, b->once);
+	assert_int_equal(a->quiet, b->quiet);
+}
+
+static void test_short_long_same(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-p", "1234", "-x", "tcp", "-o", "W",
+		       "-S", "4K", "-q", "32", "-C", "5000"));
+	parse_ok(PARSE_B("--client", "--address", "h", "--port", "1234",
+			 "--transport", "tcp", "--op", "write", "--size",
+			 "4096", "--queue-depth", "32", "--iterations",
+			 "5000"));
+	assert_same_config(&cfg_a, &cfg_b);
+	assert_int_equal(cfg_a.port, 1234);
+	assert_int_equal(cfg_a.spec.op, RP_OP_WRITE);
+	assert_int_equal(cfg_a.spec.size_bytes, 4096);
+	assert_int_equal(cfg_a.spec.queue_depth, 32);
+	assert_int_equal(cfg_a.spec.iterations, 5000);
+
+	/* --flag=value and attached short values mean the same. */
+	parse_ok(PARSE_B("--client", "--address=h", "--port=1234",
+			 "--transport=tcp", "--op=w", "-S4096", "-q32",
+			 "--iterations=5k"));
+	assert_same_config(&cfg_a, &cfg_b);
+
+	parse_ok(PARSE("-c", "-a", "h", "-o", "R", "-t", "2"));
+	parse_ok(PARSE_B("--client", "--address", "h", "--op", "read", "--time",
+			 "2s"));
+	assert_same_config(&cfg_a, &cfg_b);
+	assert_int_equal(cfg_a.spec.op, RP_OP_READ);
+
+	parse_ok(PARSE("-c", "-a", "h", "-o", "S"));
+	assert_int_equal(cfg_a.spec.op, RP_OP_SEND);
+}
+
+static void test_other_flags(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "--warmup", "0", "--lat-iterations",
+		       "5", "--verify", "--json", "-C", "100k", "-d", "mlx5_0",
+		       "--ib-port", "2", "--inline", "256", "--gid-index", "3",
+		       "--mtu", "1024", "-o", "write_imm"));
+	assert_int_equal(cfg_a.spec.warmup, 0);
+	assert_int_equal(cfg_a.spec.lat_iterations, 5);
+	assert_int_equal(cfg_a.spec.iterations, 100000);
+	assert_true(cfg_a.spec.verify);
+	assert_true(cfg_a.json);
+	assert_string_equal(cfg_a.params.device, "mlx5_0");
+	assert_int_equal(cfg_a.params.ib_port, 2);
+	assert_int_equal(cfg_a.params.inline_bytes, 256);
+	assert_int_equal(cfg_a.params.gid_index, 3);
+	assert_int_equal(cfg_a.params.mtu, 1024);
+	assert_int_equal(cfg_a.spec.op, RP_OP_WRITE_IMM);
+
+	/* Limits themselves are accepted. */
+	parse_ok(PARSE("-c", "-a", "h", "-p", "1", "-q", "4096", "-S", "512K",
+		       "--mtu", "256"));
+	assert_int_equal(cfg_a.port, 1);
+	assert_int_equal(cfg_a.spec.queue_depth, 4096);
+	parse_ok(PARSE("-c", "-a", "h", "-p", "65535", "-S", "1G", "-q", "2",
+		       "--mtu", "4096", "--inline", "0"));
+	assert_int_equal(cfg_a.port, 65535);
+	assert_int_equal(cfg_a.spec.size_bytes, 1ULL << 30);
+	assert_int_equal(cfg_a.params.inline_bytes, 0);
+}
+
+static void test_time_mode(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-t", "0.5"));
+	assert_int_equal(cfg_a.spec.duration_ns, 500000000ULL);
+	assert_int_equal(cfg_a.spec.iterations, 0);
+	parse_ok(PARSE("-c", "-a", "h", "--time", "250ms"));
+	assert_int_equal(cfg_a.spec.duration_ns, 250000000ULL);
+	assert_int_equal(cfg_a.spec.iterations, 0);
+}
+
+struct bad_case {
+	const char *argv[8];
+	const char *needle[2]; /* substrings the message must hold */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ { "-c", "-a", "h", "-S", "0" }, { "-S/--size" } },
+	{ { "-c", "-a", "h", "-S", "12Q" }, { "-S/--size", "12Q" } },
+	{ { "-c", "-a", "h", "-S", "2G" }, { "-S/--size" } },
+	{ { "-c", "-a", "h", "--size", "-1" }, { "-S/--size" } },
+	{ { "-c", "-a", "h", "-q", "0" }, { "-q/--queue-depth" } },
+	{ { "-c", "-a", "h", "-q", "5000" }, { "-q/--queue-depth", "4096" } },
+	{ { "-c", "-a", "h", "-q", "x" }, { "-q/--queue-depth" } },
+	{ { "-c", "-a", "h", "-C", "0" }, { "-C/--iterations" } },
+	{ { "-c", "-a", "h", "-C", "100", "-t", "1" }, { "exclusive" } },
+	{ { "-c", "-a", "h", "-t", "1", "-C", "100" }, { "exclusive" } },
+	{ { "-c", "-a", "h", "-t", "0" }, { "-t/--time" } },
+	{ { "-c", "-a", "h", "-t", "abc" }, { "-t/--time" } },
+	{ { "-c", "-a", "h", "-o", "X" }, { "-o/--op", "X" } },
+	{ { "-c" }, { "--address" } },
+	{ { "-c", "-a", "" }, { "--address" } },
+	{ { "-c", "-a", "h", "-x", "nosuch" }, { "-x/--transport", "nosuch" } },
+	{ { "-c", "-a", "h", "-x", "" }, { "-x/--transport" } },
+	{ { "-c", "-a", "h", "-x", "tcp," }, { "-x/--transport" } },
+	{ { "-c", "-a", "h", "-x", "tcp,tcp,tcp,tcp,tcp,tcp,tcp,tcp,tcp" },
+	  { "-x/--transport", "8" } },
+	{ { "-c", "-a", "h", "-p", "0" }, { "-p/--port" } },
+	{ { "-c", "-a", "h", "-p", "65536" }, { "-p/--port", "65535" } },
+	{ { "-c", "-a", "h", "--mtu", "1000" }, { "--mtu" } },
+	{ { "-c", "-a", "h", "--mtu", "8192" }, { "--mtu" } },
+	{ { "-c", "-a", "h", "--inline", "5000" }, { "--inline" } },
+	{ { "-c", "-a", "h", "--warmup", "-1" }, { "--warmup" } },
+	{ { "-c", "-a", "h", "--lat-iterations", "0" },
+	  { "--lat-iterations" } },
+	{ { "-c", "-a", "h", "--ib-port", "256" }, { "--ib-port" } },
+	{ { "-c", "-a", "h", "--gid-index", "256" }, { "--gid-index" } },
+	{ { "-c", "-a", "h", "-d", "" }, { "-d/--device" } },
+	{ { "-a", "h" }, { "-s", "--loopback" } },
+	{ { "-c", "-a", "h", "--no-latency", "--no-bandwidth" },
+	  { "--no-latency", "--no-bandwidth" } },
+	{ { "-c", "-a", "h", "-S", "1G", "-q", "4" }, { "-S/--size", "-q" } },
+	{ { "-c", "-a", "h", "-S" }, { "-S/--size", "value" } },
+	{ { "-c", "-a", "h", "--warmup" }, { "--warmup", "value" } },
+	{ { "-c", "-a", "h", "-Z" }, { "unknown", "-Z" } },
+	{ { "-c", "-a", "h", "--bogus" }, { "unknown", "--bogus" } },
+	{ { "-c", "-a", "h", "stray" }, { "unexpected", "stray" } },
+};
+
+static void test_rejects(void **state)
+{
+	const struct bad_case *c;
+	size_t i, k;
+	int ret;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad_cases) / sizeof(*bad_cases); i++) {
+		c = &bad_cases[i];
+		ret = parse_into(&cfg_a, c->argv);
+		if (ret != -EINVAL)
+			fail_msg("case %zu (%s ...): returned %d, want -EINVAL",
+				 i, c->argv[0], ret);
+		for (k = 0; k < 2 && c->needle[k]; k++)
+			if (!strstr(err, c->needle[k]))
+				fail_msg("case %zu: message \"%s\" lacks "
+					 "\"%s\"",
+					 i, err, c->needle[k]);
+	}
+}
+
+static void test_transport_list(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,tcp"));
+	assert_int_equal(cfg_a.n_transports, 2);
+	assert_string_equal(cfg_a.transports[0], "tcp");
+	assert_string_equal(cfg_a.transports[1], "tcp");
+	assert_string_equal(cfg_a.spec.transport, "tcp");
+
+	/* The last -x wins; "all" is taken for the driver to expand. */
+	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,tcp", "-x", "tcp"));
+	assert_int_equal(cfg_a.n_transports, 1);
+	parse_ok(PARSE("-c", "-a", "h", "-x", "all"));
+	assert_int_equal(cfg_a.n_transports, 1);
+	assert_string_equal(cfg_a.transports[0], "all");
+}
+
+static void test_atomics_size(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-o", "fetch_add", "-S", "4K"));
+	assert_int_equal(cfg_a.spec.op, RP_OP_FETCH_ADD);
+	assert_int_equal(cfg_a.spec.size_bytes, 8);
+	parse_ok(PARSE("-c", "-a", "h", "--op", "cmp_swap"));
+	assert_int_equal(cfg_a.spec.op, RP_OP_CMP_SWAP);
+	assert_int_equal(cfg_a.spec.size_bytes, 8);
+}
+
+static void test_phases(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "--no-latency"));
+	assert_false(cfg_a.spec.latency);
+	assert_true(cfg_a.spec.bandwidth);
+	parse_ok(PARSE("-c", "-a", "h", "--no-bandwidth"));
+	assert_true(cfg_a.spec.latency);
+	assert_false(cfg_a.spec.bandwidth);
+}
+
+static void test_help_version(void **state)
+{
+	(void)state;
+	assert_int_equal(PARSE("-h"), 0);
+	assert_int_equal(act, RP_CLI_HELP);
+	assert_int_equal(PARSE("--help"), 0);
+	assert_int_equal(act, RP_CLI_HELP);
+	assert_int_equal(PARSE("-c", "-h"), 0); /* no -a needed for help */
+	assert_int_equal(act, RP_CLI_HELP);
+	assert_int_equal(PARSE("-V"), 0);
+	assert_int_equal(act, RP_CLI_VERSION);
+	assert_int_equal(PARSE("--version"), 0);
+	assert_int_equal(act, RP_CLI_VERSION);
+}
+
+static void test_server(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-s"));
+	assert_int_equal(cfg_a.mode, RP_MODE_SERVER);
+	assert_null(cfg_a.host);
+	assert_int_equal(cfg_a.port, RP_PROTO_DEFAULT_PORT);
+	assert_false(cfg_a.once);
+
+	parse_ok(PARSE("--server", "-a", "0.0.0.0", "-p", "9000", "--once",
+		       "--quiet"));
+	assert_int_equal(cfg_a.mode, RP_MODE_SERVER);
+	assert_string_equal(cfg_a.host, "0.0.0.0");
+	assert_int_equal(cfg_a.port, 9000);
+	assert_true(cfg_a.once);
+	assert_true(cfg_a.quiet);
+}
+
+static void test_loopback(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("--loopback"));
+	assert_int_equal(cfg_a.mode, RP_MODE_LOOPBACK);
+	assert_string_equal(cfg_a.host, "127.0.0.1");
+	assert_true(cfg_a.host_defaulted);
+	assert_int_equal(cfg_a.n_transports, 1);
+	assert_int_equal(cfg_a.spec.size_bytes, 65536);
+
+	parse_ok(PARSE("--loopback", "-a", "::1", "-S", "1K"));
+	assert_string_equal(cfg_a.host, "::1");
+	assert_false(cfg_a.host_defaulted);
+	assert_int_equal(cfg_a.spec.size_bytes, 1024);
+}
+
+/* Each call starts afresh: nothing of one parse leaks into the next. */
+static void test_reparse(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-S", "1K", "--verify", "-x",
+		       "tcp,tcp"));
+	parse_ok(PARSE("-c", "-a", "h"));
+	assert_int_equal(cfg_a.spec.size_bytes, 65536);
+	assert_false(cfg_a.spec.verify);
+	assert_int_equal(cfg_a.n_transports, 1);
+	assert_int_equal(PARSE("-c", "-a", "h", "-S", "0"), -EINVAL);
+	parse_ok(PARSE("-s"));
+	assert_int_equal(cfg_a.mode, RP_MODE_SERVER);
+}
+
+/*
+ * A parse that stops inside "-Zs" must not leave the "s" for the next one.
+ * (glibc resets getopt fully only for optind = 0; optind = 1 keeps its
+ * pointer into the previous argv.)
+ */
+static void test_reparse_mid_cluster(void **state)
+{
+	int ret;
+
+	(void)state;
+	assert_int_equal(PARSE("-c", "-a", "h", "-Zs"), -EINVAL);
+	ret = PARSE("-c", "-a", "h");
+	parse_ok(ret);
+	assert_int_equal(cfg_a.mode, RP_MODE_CLIENT);
+}
+
+static void test_usage(void **state)
+{
+	static const char *const longs[] = {
+		"--server",
+		"--client",
+		"--loopback",
+		"--address",
+		"--port",
+		"--transport",
+		"--op",
+		"--size",
+		"--queue-depth",
+		"--iterations",
+		"--time",
+		"--warmup",
+		"--lat-iterations",
+		"--no-latency",
+		"--no-bandwidth",
+		"--verify",
+		"--json",
+		"--once",
+		"--quiet",
+		"--device",
+		"--ib-port",
+		"--inline",
+		"--gid-index",
+		"--mtu",
+		"--help",
+		"--version",
+	};
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	rp_cli_usage(f);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(text, "Usage:"));
+	for (i = 0; i < sizeof(longs) / sizeof(*longs); i++)
+		if (!strstr(text, longs[i]))
+			fail_msg("usage does not mention %s", longs[i]);
+	for (i = 0; i < rp_xport_count(); i++)
+		assert_non_null(strstr(text, rp_xport_at(i)->name));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_client_defaults),
+		cmocka_unit_test(test_short_long_same),
+		cmocka_unit_test(test_other_flags),
+		cmocka_unit_test(test_time_mode),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_transport_list),
+		cmocka_unit_test(test_atomics_size),
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_help_version),
+		cmocka_unit_test(test_server),
+		cmocka_unit_test(test_loopback),
+		cmocka_unit_test(test_reparse),
+		cmocka_unit_test(test_reparse_mid_cluster),
+		cmocka_unit_test(test_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, free_args);
+}
