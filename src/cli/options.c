@@ -59,25 +59,31 @@ static int num_in(struct parse *p, const char *flag, const char *arg,
 	return 0;
 }
 
+static int set_mode(struct parse *p, enum rp_mode m)
+{
+	if (p->cfg->mode != RP_MODE_NONE && p->cfg->mode != m)
+		return bad(p, "-s/--server, -c/--client and --loopback are "
+			      "exclusive: give one");
+	p->cfg->mode = m;
+	return 0;
+}
+
 static int o_server(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->mode = RP_MODE_SERVER;
-	return 0;
+	return set_mode(p, RP_MODE_SERVER);
 }
 
 static int o_client(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->mode = RP_MODE_CLIENT;
-	return 0;
+	return set_mode(p, RP_MODE_CLIENT);
 }
 
 static int o_loopback(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->mode = RP_MODE_LOOPBACK;
-	return 0;
+	return set_mode(p, RP_MODE_LOOPBACK);
 }
 
 static int o_address(struct parse *p, const char *arg)

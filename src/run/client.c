@@ -8,6 +8,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -425,6 +426,19 @@ static void init_result(struct client *c, const char *transport)
 	c->res->spec = c->spec;
 }
 
+/* BYE, then wait (bounded) for the server to close: once it has, it is
+ * ready for the next test, so a list of transports never finds it busy. */
+static void say_bye(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[256];
+
+	if (rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
+		return;
+	while (poll(&pfd, 1, 2000) > 0 && recv(fd, buf, sizeof(buf), 0) > 0)
+		;
+}
+
 int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res)
 {
@@ -452,7 +466,7 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 	if (!err)
 		err = run_phases(&c);
 	if (!err)
-		rp_proto_send(c.fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS);
+		say_bye(c.fd);
 	if (c.stream)
 		c.ops->close(c.stream);
 	close(c.fd);

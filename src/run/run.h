@@ -108,7 +108,8 @@ uint16_t rp_server_port(const struct rp_server *srv);
 /**
  * rp_server_serve - serve tests, one at a time, until *@stop is set (or
  * after one test with @once). A second client meanwhile is told "busy".
- * Return: 0, or -errno on a fatal error of the listener itself.
+ * Return: 0; -errno on a fatal error of the listener itself; with @once,
+ * -ECANCELED when that test failed.
  */
 int rp_server_serve(struct rp_server *srv, bool once,
 		    const volatile sig_atomic_t *stop);

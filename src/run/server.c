@@ -38,6 +38,8 @@ struct rp_server {
 	int fd;
 	uint16_t port;
 	atomic_int busy;
+	atomic_int tests;  /* sessions that got as far as a TEST */
+	atomic_int failed; /* of those, how many failed */
 	pthread_t thread;
 	bool joinable;
 };
@@ -354,13 +356,15 @@ static int do_phases(struct session *s)
 	}
 }
 
-static void session_run(struct session *s)
+static int session_run(struct session *s)
 {
 	int err;
 
 	err = do_hello(s);
 	if (!err)
 		err = do_test(s);
+	if (!err)
+		atomic_fetch_add(&s->srv->tests, 1);
 	if (!err)
 		err = do_setup(s);
 	if (s->listener) {
@@ -374,6 +378,7 @@ static void session_run(struct session *s)
 	if (s->stream)
 		s->ops->close(s->stream);
 	logmsg(s, "%s", err ? "test ended with an error" : "test done");
+	return err;
 }
 
 static void *session_main(void *arg)
@@ -381,10 +386,15 @@ static void *session_main(void *arg)
 	struct session *s = arg;
 	struct rp_server *srv = s->srv;
 
-	session_run(s);
-	close(s->fd);
+	int fd = s->fd, err = session_run(s);
+
+	if (err && err != -ECONNABORTED)
+		atomic_fetch_add(&srv->failed, 1);
 	free(s);
+	/* Free before the client sees the close: it may come back at once
+	 * (the next transport of -x a,b) and must not be told "busy". */
 	atomic_store(&srv->busy, 0);
+	close(fd);
 	return NULL;
 }
 
@@ -449,7 +459,10 @@ int rp_server_serve(struct rp_server *srv, bool once,
 	int fd, n, err = 0;
 
 	while (!(stop && *stop)) {
-		if (once && srv->joinable && !atomic_load(&srv->busy))
+		/* --once: one test, not one connection (a port probe is none)
+		 */
+		if (once && atomic_load(&srv->tests) &&
+		    !atomic_load(&srv->busy))
 			break;
 		n = poll(&pfd, 1, SESSION_POLL_MS);
 		if (n <= 0)
@@ -457,7 +470,7 @@ int rp_server_serve(struct rp_server *srv, bool once,
 		fd = accept(srv->fd, NULL, NULL);
 		if (fd < 0)
 			continue;
-		if (atomic_load(&srv->busy) || (once && srv->joinable))
+		if (atomic_load(&srv->busy))
 			turn_away(srv, fd);
 		else
 			err = start_session(srv, fd);
@@ -467,6 +480,8 @@ int rp_server_serve(struct rp_server *srv, bool once,
 	if (srv->joinable)
 		pthread_join(srv->thread, NULL);
 	srv->joinable = false;
+	if (!err && once && atomic_load(&srv->failed))
+		err = -ECANCELED;
 	return err;
 }
 

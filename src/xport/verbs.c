@@ -17,8 +17,9 @@
  * Memory: each side registers one buffer of "slots" of size bytes, once.
  * Operation seq goes from the client's slot seq % depth to the server's slot
  * seq % depth (send: into whichever receive the server posted; the server
- * keeps depth + RV_RECV_MARGIN receives posted, one slot each). The client
- * has at least two slots: slot 1 is where latency echoes land.
+ * keeps at least depth + RV_RECV_MARGIN receives posted, one slot each,
+ * see rv_server_recvs()). The client has at least two slots: slot 1 is
+ * where latency echoes land.
  *
  * Latency (depth 1, slot 0):
  *   send, write_imm  client posts a receive and the operation; the server
@@ -58,15 +59,18 @@
 #include "core/clock.h"
 #include "xport/xport.h"
 
-#define RV_INLINE_AUTO	 256	 /* inline size asked for when automatic */
-#define RV_RECV_MARGIN	 16	 /* server receives posted beyond the depth */
-#define RV_BATCH	 16	 /* work completions per ibv_poll_cq */
-#define RV_TOKEN_MAX	 56	 /* private data of an RC connect request */
-#define RV_RD_ATOMIC_MAX 16	 /* reads and atomics in flight, at most */
-#define RV_CLOSE_MS	 2000	 /* wait for the peer's disconnect */
-#define RV_SERVER_SQ	 4	 /* server sends: latency echoes only */
-#define RV_CLIENT_RQ	 2	 /* client receives: latency echoes only */
-#define RV_LATE_LAPS	 8	 /* write_imm: later laps a slot may hold */
+#define RV_INLINE_AUTO	 256 /* inline size asked for when automatic */
+#define RV_RECV_MARGIN	 16  /* server receives posted beyond the depth, */
+#define RV_RECV_MAX	 512 /* or more, up to this many in all, */
+#define RV_RECV_BYTES	 (8u << 20) /* as long as they fit in this */
+#define RV_MIN_RNR_TIMER 12	    /* 0.64 ms; rdma_cm leaves 0: 655 ms */
+#define RV_BATCH	 16	    /* work completions per ibv_poll_cq */
+#define RV_TOKEN_MAX	 56	    /* private data of an RC connect request */
+#define RV_RD_ATOMIC_MAX 16	    /* reads and atomics in flight, at most */
+#define RV_CLOSE_MS	 2000	    /* wait for the peer's disconnect */
+#define RV_SERVER_SQ	 4	    /* server sends: latency echoes only */
+#define RV_CLIENT_RQ	 2	    /* client receives: latency echoes only */
+#define RV_LATE_LAPS	 8	    /* write_imm: later laps a slot may hold */
 #define RV_IDLE_NS	 1000000 /* passive server: sleep between stop checks */
 #define RV_DEVNAME	 64
 
@@ -444,13 +448,32 @@ static int rv_check_device(struct rp_stream *s)
 	return 0;
 }
 
-static void rv_queue_sizes(struct rp_stream *s)
+static bool rv_receives(const struct rp_stream *s)
 {
-	bool recv = s->spec.op == RP_OP_SEND || s->spec.op == RP_OP_WRITE_IMM;
+	return s->spec.op == RP_OP_SEND || s->spec.op == RP_OP_WRITE_IMM;
+}
+
+/* The server keeps enough receives posted that a sender does not run into
+ * "receiver not ready" while the server is off the CPU for a moment. */
+static uint32_t rv_server_recvs(const struct rp_stream *s, uint32_t max_wr)
+{
+	uint64_t n = (uint64_t)s->depth + RV_RECV_MARGIN;
+	uint64_t more = RV_RECV_BYTES / s->size;
+
+	if (more > RV_RECV_MAX)
+		more = RV_RECV_MAX;
+	if (more > n)
+		n = more;
+	return (uint32_t)(n > max_wr ? max_wr : n);
+}
+
+static void rv_queue_sizes(struct rp_stream *s, uint32_t max_wr)
+{
+	bool recv = rv_receives(s);
 
 	if (s->server) {
 		s->sq_size = RV_SERVER_SQ;
-		s->nrecv = recv ? s->depth + RV_RECV_MARGIN : 1;
+		s->nrecv = recv ? rv_server_recvs(s, max_wr) : 1;
 	} else {
 		s->sq_size = s->depth;
 		s->nrecv = recv ? RV_CLIENT_RQ : 1;
@@ -471,9 +494,9 @@ static int rv_query_limits(struct rp_stream *s)
 			ibv_get_device_name(s->id->verbs->device));
 		return -EOPNOTSUPP;
 	}
-	rv_queue_sizes(s);
+	rv_queue_sizes(s, (uint32_t)a.max_qp_wr);
 	if (s->sq_size > (uint32_t)a.max_qp_wr ||
-	    s->nrecv > (uint32_t)a.max_qp_wr ||
+	    (s->server && rv_receives(s) && s->nrecv < s->depth) ||
 	    s->sq_size + 1 > (uint32_t)a.max_cqe ||
 	    s->nrecv + 1 > (uint32_t)a.max_cqe) {
 		fprintf(stderr,
@@ -689,6 +712,23 @@ static int rv_mtu_bytes(enum ibv_mtu m)
 	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
 }
 
+/* rdma_cm leaves the receiver's RNR timer at 0, which makes a sender wait
+ * 655 ms after each "receiver not ready"; RTS -> RTS may change it. */
+static void rv_set_rnr_timer(struct rp_stream *s)
+{
+	struct ibv_qp_attr qa = { .min_rnr_timer = RV_MIN_RNR_TIMER };
+	int ret;
+
+	if (!rv_receives(s))
+		return;
+	ret = ibv_modify_qp(s->qp, &qa, IBV_QP_MIN_RNR_TIMER);
+	if (ret)
+		fprintf(stderr,
+			"rdma: cannot shorten the RNR timer (%s): a receiver "
+			"that falls behind stalls its sender for 655 ms\n",
+			strerror(ret > 0 ? ret : EIO));
+}
+
 /* What the connection got: path MTU and GID; say what could not be set. */
 static void rv_connected(struct rp_stream *s)
 {
@@ -697,6 +737,7 @@ static void rv_connected(struct rp_stream *s)
 	struct ibv_qp_attr qa;
 
 	s->connected = true;
+	rv_set_rnr_timer(s);
 	if (ibv_query_qp(s->qp, &qa, IBV_QP_PATH_MTU | IBV_QP_AV, &init) == 0) {
 		s->mtu_bytes = rv_mtu_bytes(qa.path_mtu);
 		if (qa.ah_attr.is_global)
@@ -830,7 +871,7 @@ static int rv_server_connect(struct rp_stream *s,
 		ret = rv_fail("rdma_migrate_id");
 	if (!ret)
 		ret = rv_setup(s);
-	if (!ret && (s->spec.op == RP_OP_SEND || s->spec.op == RP_OP_WRITE_IMM))
+	if (!ret && rv_receives(s))
 		ret = rv_post_recvs(s);
 	if (ret) {
 		rdma_reject(s->id, NULL, 0);
@@ -1549,19 +1590,23 @@ static int rv_serve_batch(struct rp_stream *s, enum rp_phase phase,
 	return ret ? ret : n;
 }
 
-/* Send, write_imm: spin on arrivals; after stop, take what already came. */
+/* Send, write_imm: spin on arrivals. Once stop is seen, everything the
+ * client completed in this phase is in the CQ: drain it, so that no message
+ * is counted in (or echoed by) the next phase. */
 static int rv_serve_recv(struct rp_stream *s, enum rp_phase phase,
 			 const volatile int *stop, struct rp_side_stats *st)
 {
-	int n;
+	int n = 0;
 
 	s->rx_seq = 0; /* the engine numbers each phase from 0 */
-	do {
+	while (n >= 0 && !*stop)
 		n = rv_serve_batch(s, phase, stop, st);
-	} while (n >= 0 && !*stop);
-	while (n > 0)
+	while (n >= 0) {
 		n = rv_serve_batch(s, phase, stop, st);
-	return n < 0 ? n : 0;
+		if (n == 0)
+			return 0;
+	}
+	return n;
 }
 
 /* Write latency: spin on the last byte of slot 0 for the client's marker. */

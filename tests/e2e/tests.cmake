@@ -1,0 +1,40 @@
+# End-to-end tests: the rdmaperf binary against real server processes on
+# 127.0.0.1 (TCP only, so they run without RDMA hardware). Python 3, standard
+# library only; each file also runs alone:
+#   python3 tests/e2e/<name>.py path/to/rdmaperf
+# Included from tests/CMakeLists.txt, so paths are relative to tests/.
+
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+	message(WARNING "python3 not found: end-to-end tests are not run")
+	return()
+endif()
+
+# name and timeout (seconds); the runtimes measured on a loaded 2-core
+# machine are a fraction of these.
+set(RP_E2E_TESTS
+	tcp_ops 300
+	bad_input 120
+	server_robust 300
+	once 120
+	back_to_back 180
+)
+
+list(LENGTH RP_E2E_TESTS _rp_e2e_len)
+math(EXPR _rp_e2e_last "${_rp_e2e_len} - 1")
+foreach(_i RANGE 0 ${_rp_e2e_last} 2)
+	math(EXPR _j "${_i} + 1")
+	list(GET RP_E2E_TESTS ${_i} _name)
+	list(GET RP_E2E_TESTS ${_j} _timeout)
+	add_test(NAME e2e.${_name}
+		COMMAND ${Python3_EXECUTABLE} -B
+			${CMAKE_CURRENT_SOURCE_DIR}/e2e/${_name}.py
+			$<TARGET_FILE:rdmaperf>)
+	# Each starts its own servers on free ports, so they may run in
+	# parallel; RUN_SERIAL keeps their timing figures meaningful on a
+	# small machine.
+	set_tests_properties(e2e.${_name} PROPERTIES
+		TIMEOUT ${_timeout}
+		LABELS e2e
+		RUN_SERIAL TRUE)
+endforeach()
