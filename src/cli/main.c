@@ -93,14 +93,33 @@ static void *loop_server_main(void *arg)
 	return NULL;
 }
 
+/* rdma_cm cannot reach a device through 127.0.0.1: unless told otherwise,
+ * a loopback test on an RDMA transport runs on an RDMA netdev's address. */
+static void loopback_address(struct rp_config *cfg, char *buf, size_t len)
+{
+	bool rdma = false;
+	size_t i;
+
+	if (!cfg->host_defaulted)
+		return;
+	for (i = 0; i < cfg->n_transports; i++)
+		if (strcmp(cfg->transports[i], "tcp") != 0)
+			rdma = true;
+	if (rdma && rp_rdma_local_addr(cfg->params.device, buf, len) == 0)
+		cfg->host = buf;
+}
+
 /* Server and client in one process: the server on an ephemeral port. */
 static int loopback(struct rp_config *cfg)
 {
-	struct rp_config scfg = *cfg;
 	struct loop_server ls = { 0 };
+	struct rp_config scfg;
+	char addr[64];
 	pthread_t t;
 	int rc;
 
+	loopback_address(cfg, addr, sizeof(addr));
+	scfg = *cfg;
 	scfg.port = 0;
 	scfg.quiet = true;
 	if (rp_server_open(&scfg, &ls.srv))

@@ -164,11 +164,13 @@ static int setup(struct client *c)
 			      token->valuestring, RP_SETUP_TIMEOUT_MS,
 			      &c->stream);
 	cJSON_Delete(reply);
-	if (err)
-		return fail(c->res, err, "transport",
-			    "%s: connecting the data stream: %s", c->ops->name,
-			    strerror(-err));
-	return 0;
+	if (err) {
+		fail(c->res, err, "transport",
+		     "%s: connecting the data stream: %s", c->ops->name,
+		     strerror(-err));
+		rp_proto_send_error(c->fd, "transport", c->res->error);
+	}
+	return err;
 }
 
 /* Swap the transports' local information (addresses, keys, device). */

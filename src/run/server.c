@@ -52,6 +52,7 @@ struct session {
 	const struct rp_xport_ops *ops;
 	struct rp_listener *listener;
 	struct rp_stream *stream;
+	cJSON *streams; /* STREAMS that arrived while accepting */
 };
 
 struct responder {
@@ -170,6 +171,32 @@ static void make_token(char *buf, size_t len)
 		snprintf(buf + 2 * i, 3, "%02x", raw[i]);
 }
 
+/* Accept the data stream in short slices, watching the control connection
+ * meanwhile: a client that failed to connect says so (or goes away), and
+ * the server must not stay busy for the whole setup timeout. */
+static int accept_stream(struct session *s, const char *token)
+{
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	int waited, err = -ETIMEDOUT;
+
+	for (waited = 0; waited < RP_SETUP_TIMEOUT_MS && err == -ETIMEDOUT;
+	     waited += SESSION_POLL_MS) {
+		err = s->ops->accept(s->listener, token, SESSION_POLL_MS,
+				     &s->stream);
+		if (err != -ETIMEDOUT || poll(&pfd, 1, 0) <= 0)
+			continue;
+		/* ERROR or EOF: the client gave up. STREAMS: its side of
+		 * the connection is up before ours; finish accepting. */
+		err = expect(s, RP_MSG_STREAMS, RP_CTRL_TIMEOUT_MS,
+			     &s->streams);
+		if (err)
+			return err;
+		return s->ops->accept(s->listener, token,
+				      RP_SETUP_TIMEOUT_MS - waited, &s->stream);
+	}
+	return err;
+}
+
 static int do_setup(struct session *s)
 {
 	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
@@ -191,9 +218,9 @@ static int do_setup(struct session *s)
 	ep = NULL;
 	err = rp_proto_send(s->fd, RP_MSG_SETUP, reply, RP_CTRL_TIMEOUT_MS);
 	if (!err)
-		err = s->ops->accept(s->listener, token, RP_SETUP_TIMEOUT_MS,
-				     &s->stream);
-	if (err && err != -EPIPE) {
+		err = accept_stream(s, token);
+	if (err && err != -EPIPE && err != -ECONNABORTED &&
+	    err != -ECONNRESET) {
 		snprintf(text, sizeof(text), "%s: no data connection: %s",
 			 s->ops->name, strerror(-err));
 		refuse(s, err, "transport", text);
@@ -209,9 +236,14 @@ static int do_streams(struct session *s)
 	cJSON *peer = NULL, *mine;
 	int err;
 
-	err = expect(s, RP_MSG_STREAMS, RP_SETUP_TIMEOUT_MS, &peer);
-	if (err)
-		return err;
+	if (s->streams) {
+		peer = s->streams;
+		s->streams = NULL;
+	} else {
+		err = expect(s, RP_MSG_STREAMS, RP_SETUP_TIMEOUT_MS, &peer);
+		if (err)
+			return err;
+	}
 	err = s->ops->set_peer(s->stream, peer);
 	cJSON_Delete(peer);
 	if (err)
@@ -388,6 +420,7 @@ static void *session_main(void *arg)
 
 	int fd = s->fd, err = session_run(s);
 
+	cJSON_Delete(s->streams);
 	if (err && err != -ECONNABORTED)
 		atomic_fetch_add(&srv->failed, 1);
 	free(s);

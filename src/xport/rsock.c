@@ -27,6 +27,7 @@ static const struct rp_sock_calls rsocket_calls = {
 	.getsockopt = rgetsockopt,
 	.getsockname = rgetsockname,
 	.fcntl = rfcntl,
+	.idle_sleep_us = 50,
 };
 
 static int rsocket_probe(char *why, size_t len)

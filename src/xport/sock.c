@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "xport/sock.h"
@@ -610,6 +611,17 @@ static short wanted_events(const struct rp_stream *s)
 	return POLLIN | (tx_owed ? POLLOUT : 0);
 }
 
+/* Nothing to do: sleep until the socket is ready, at most @ms. */
+static int idle_wait(struct rp_stream *s, int ms)
+{
+	struct timespec ts = { .tv_nsec = (long)s->c->idle_sleep_us * 1000 };
+
+	if (!s->c->idle_sleep_us)
+		return wait_fd(s->c, s->fd, wanted_events(s), ms);
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
 int rp_sock_serve(struct rp_stream *s, enum rp_phase phase,
 		  const volatile int *stop, struct rp_side_stats *st)
 {
@@ -631,8 +643,7 @@ int rp_sock_serve(struct rp_stream *s, enum rp_phase phase,
 		if (r > 0) {
 			idle = 0;
 		} else if (++idle > SPIN_BEFORE_SLEEP) {
-			r = wait_fd(s->c, s->fd, wanted_events(s),
-				    SERVER_SLEEP_MS);
+			r = idle_wait(s, SERVER_SLEEP_MS);
 			r = r == -ETIMEDOUT ? 0 : r;
 			if (r < 0)
 				break;
@@ -686,7 +697,7 @@ int rp_sock_poll(struct rp_stream *s)
 	if (n == 0 && ++s->idle > SPIN_BEFORE_SLEEP) {
 		/* Spinning on a blocked socket steals the CPU the peer and the
 		 * network stack need: sleep until the socket is ready. */
-		err = wait_fd(s->c, s->fd, wanted_events(s), 1);
+		err = idle_wait(s, 1);
 		s->idle = 0;
 		if (err < 0 && err != -ETIMEDOUT)
 			return err;

@@ -29,6 +29,10 @@ struct rp_sock_calls {
 			  socklen_t *len);
 	int (*getsockname)(int fd, struct sockaddr *addr, socklen_t *len);
 	int (*fcntl)(int fd, int cmd, ...);
+	/* When nonzero, an idle side sleeps this long instead of waiting in
+	 * poll(): rpoll() can sleep far past its timeout while the peer's
+	 * rsocket sends internal updates, and would miss the stop flag. */
+	unsigned int idle_sleep_us;
 };
 
 int rp_sock_listen(const struct rp_sock_calls *c, const struct rp_spec *spec,
