@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+Verbs and rsocket end-to-end tests, run inside the Soft-RoCE guest (one boot
+per group) by tests/vm/run_group.sh:
+
+    tests/vm/rxe-run -- python3 tests/vm/guest_tests.py GROUP /path/to/rdmaperf
+
+Every test runs the real binary against a real server process on rxe0
+(RP_VM_ADDR) and asserts on the JSON it prints. Groups:
+    verbs_ops    every operation with --verify, depth 1 and 16, time mode
+    verbs_sizes  1 byte, an inline size, above the MTU, 1 MiB
+    transports   rdma,rsocket,tcp in one run; rsocket alone per op
+"""
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "e2e"))
+import e2elib  # noqa: E402
+from e2elib import check, run  # noqa: E402
+from tcp_ops import check_hist, close_to, num  # noqa: E402
+
+ADDR = os.environ.get("RP_VM_ADDR", "10.77.0.1")
+QUICK = ["--warmup", "50", "--lat-iterations", "200"]
+TIMEOUT = 180
+# The server sees the messages of these ops (a receive completion each);
+# write, read and the atomics are one-sided: its CPU can't see them.
+SERVER_COUNTS = ("send", "write_imm")
+
+
+class GuestServer(e2elib.Server):
+    """rdmaperf -s bound to the guest's RDMA address."""
+
+    def start(self):
+        self.port = e2elib.free_port()
+        self.proc = e2elib.start(self.binary, ["-s", "-a", ADDR, "-p",
+                                               self.port, "--quiet"])
+        check(e2elib.wait_listening(self.port, self.proc, timeout=30),
+              "server did not start")
+        return self
+
+
+def client_json(binary, port, args):
+    r = run(binary, ["-c", "-a", ADDR, "-p", port, "--json"] + list(args),
+            timeout=TIMEOUT)
+    check(r.rc == 0, lambda: "client failed:\n" + r.describe())
+    return r.json()
+
+
+def check_result(r, transport, op, size, depth, iters=None, verify=False):
+    """One result of a run: identity, counts, figures, both sides' CPU."""
+    for k, v in (("transport", transport), ("op", op), ("size", size),
+                 ("queue_depth", depth), ("ok", True)):
+        check(r.get(k) == v, "result.%s = %r, want %r" % (k, r.get(k), v))
+    n = r["messages"]
+    check(n == iters if iters else n > 0, "messages %r, want %r" % (n, iters))
+    check(r["bytes"] == size * n, "bytes %r != size * messages" % r["bytes"])
+    t = r["throughput"]
+    check(t["bits_per_second"] > 0 and
+          close_to(t["bits_per_second"], r["bytes"] * 8 / r["seconds"]),
+          "throughput %r inconsistent with bytes/seconds" % t)
+    check_hist(r["latency"], "latency")
+    check(r["latency"]["count"] == n, "latency.count != messages")
+    check_hist(r["latency_unloaded"], "latency_unloaded")
+    for side in ("client", "server"):
+        c = r["cpu"][side]
+        check(num(c["user_s"]) and num(c["sys_s"]) and c["user_s"] >= 0,
+              "cpu.%s %r" % (side, c))
+        check(c["verify_errors"] == 0, "cpu.%s verify errors" % side)
+    check(r["cpu"]["client"]["user_s"] + r["cpu"]["client"]["sys_s"] > 0,
+          "client spent no CPU")
+    if transport != "rdma" or op in SERVER_COUNTS:
+        srv = r["cpu"]["server"]
+        check(srv["messages"] == n and srv["bytes"] == r["bytes"],
+              "server counted %r messages %r bytes; client %d %d" %
+              (srv["messages"], srv["bytes"], n, r["bytes"]))
+    if transport == "rdma":
+        info = r.get("client_transport") or {}
+        check(info.get("device") == "rxe0", "device %r" % info.get("device"))
+
+
+def size_of(op, size):
+    return 8 if op in ("fetch_add", "cmp_swap") else size
+
+
+def ops_case(binary, port, op, size, depth, iters, extra=()):
+    size = size_of(op, size)
+    doc = client_json(binary, port, ["-x", "rdma", "-o", op, "-S", size,
+                                     "-q", depth, "-C", iters, "--verify"] +
+                      QUICK + list(extra))
+    check(doc["error"] is None, "error %r" % doc["error"])
+    check(len(doc["results"]) == 1, "want one result")
+    check_result(doc["results"][0], "rdma", op, size, depth, iters, True)
+
+
+RDMA_OPS = ("write", "read", "send", "write_imm", "fetch_add", "cmp_swap")
+
+
+def verbs_ops(binary):
+    tests = []
+    for op in RDMA_OPS:
+        for depth in (1, 16):
+            tests.append(("%s q%d" % (op, depth),
+                          lambda b, s, o=op, d=depth:
+                          ops_case(b, s.port, o, 4096, d, 2000)))
+
+    def time_mode(b, s):
+        doc = client_json(b, s.port, ["-x", "rdma", "-o", "write", "-S",
+                                      "4096", "-q", "8", "-t", "1"] + QUICK)
+        r = doc["results"][0]
+        check_result(r, "rdma", "write", 4096, 8)
+        check(0.8 < r["seconds"] < 3, "seconds %r for -t 1" % r["seconds"])
+    tests.append(("time mode", time_mode))
+    return tests
+
+
+def verbs_sizes(binary):
+    tests = []
+    # 1 byte; 64 inline; 5000 above rxe's 1024..4096 MTU; 1 MiB.
+    for op in ("write", "read", "send", "write_imm"):
+        for size, depth, iters in ((1, 4, 2000), (64, 16, 2000),
+                                   (5000, 8, 1000), (1 << 20, 2, 40)):
+            tests.append(("%s %dB" % (op, size),
+                          lambda b, s, o=op, z=size, d=depth, n=iters:
+                          ops_case(b, s.port, o, z, d, n)))
+    return tests
+
+
+def transports(binary):
+    def three(b, s):
+        r = run(b, ["-c", "-a", ADDR, "-p", s.port, "-x", "rdma,rsocket,tcp",
+                    "-o", "write", "-S", "4096", "-q", "8", "-C", "500",
+                    "--json"] + QUICK, timeout=TIMEOUT)
+        check(r.rc == 0, lambda: r.describe())
+        doc = r.json()
+        res = doc["results"]
+        check([x["transport"] for x in res] == ["rdma", "rsocket", "tcp"],
+              "results %r" % [x.get("transport") for x in res])
+        for x in res:
+            check_result(x, x["transport"], "write", 4096, 8, 500)
+        t = run(b, ["-c", "-a", ADDR, "-p", s.port, "-x", "rdma,rsocket,tcp",
+                    "-o", "write", "-S", "4096", "-q", "8", "-C", "500"] +
+                QUICK, timeout=TIMEOUT)
+        check(t.rc == 0, lambda: t.describe())
+        for row in ("comparison (ratio to rdma)", "throughput Gb/s",
+                    "unloaded p50 us", "server cpu us/KiB"):
+            check(row in t.out, "table lacks %r:\n%s" % (row, t.out))
+        check("x)" in t.out, "table has no ratios:\n" + t.out)
+
+    def rsocket_op(b, s, op):
+        doc = client_json(b, s.port, ["-x", "rsocket", "-o", op, "-S", "1024",
+                                      "-q", "4", "-C", "300", "--verify"] +
+                          QUICK)
+        check_result(doc["results"][0], "rsocket", op, 1024, 4, 300, True)
+
+    tests = [("rdma,rsocket,tcp", three)]
+    for op in ("write", "read", "send"):
+        tests.append(("rsocket %s" % op,
+                      lambda b, s, o=op: rsocket_op(b, s, o)))
+    return tests
+
+
+GROUPS = {"verbs_ops": verbs_ops, "verbs_sizes": verbs_sizes,
+          "transports": transports}
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in GROUPS:
+        sys.stderr.write("usage: guest_tests.py {%s} RDMAPERF\n" %
+                         "|".join(GROUPS))
+        sys.exit(2)
+    binary = os.path.abspath(sys.argv[2])
+    os.environ.setdefault("RP_VM_ADDR", ADDR)
+    srv = GuestServer(binary)
+    srv.start()
+    try:
+        tests = [(name, lambda b, f=fn: f(b, srv))
+                 for name, fn in GROUPS[sys.argv[1]](binary)]
+        sys.argv = [sys.argv[0], binary]
+        e2elib.main(tests)
+    finally:
+        srv.stop()
+
+
+if __name__ == "__main__":
+    main()

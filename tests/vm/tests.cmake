@@ -1,0 +1,20 @@
+# Tests inside the Soft-RoCE guest (tests/vm/rxe-run): real libibverbs,
+# librdmacm and the kernel's rdma_rxe driver. One guest boot per group.
+# They exit 77 (skipped, with the reason) when qemu or Debian's kernel is
+# missing, unless RP_REQUIRE_VM=1 (CI), where that is a failure.
+if(NOT RP_HAVE_RDMA)
+	return()
+endif()
+
+add_test(NAME vm.selftest
+	COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/vm/selftest.sh)
+set_tests_properties(vm.selftest PROPERTIES
+	SKIP_RETURN_CODE 77 TIMEOUT 400 LABELS vm RUN_SERIAL TRUE)
+
+foreach(group verbs_ops verbs_sizes transports)
+	add_test(NAME vm.${group}
+		COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/vm/run_group.sh
+			${group} $<TARGET_FILE:rdmaperf> 840)
+	set_tests_properties(vm.${group} PROPERTIES
+		SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS vm RUN_SERIAL TRUE)
+endforeach()
