@@ -34,8 +34,7 @@ static const struct {
 	{ "cswap", RP_OP_CMP_SWAP },
 };
 
-__attribute__((format(printf, 3, 4))) static int
-spec_fail(char *err, size_t errlen, const char *fmt, ...)
+int rp_spec_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -84,37 +83,38 @@ static int validate_shape(const struct rp_spec *s, char *err, size_t errlen)
 	uint64_t mem;
 
 	if (!transport_name_ok(s->transport))
-		return spec_fail(err, errlen,
-				 "transport name invalid: accepted 1 to %d "
-				 "characters of a-z, 0-9 and _",
-				 RP_SPEC_NAME_LEN - 1);
+		return rp_spec_errf(err, errlen,
+				    "transport name invalid: accepted 1 to %d "
+				    "characters of a-z, 0-9 and _",
+				    RP_SPEC_NAME_LEN - 1);
 	if ((unsigned int)s->op >= RP_OP__COUNT)
-		return spec_fail(err, errlen,
-				 "op %u out of range: accepted 0 to %d",
-				 (unsigned int)s->op, RP_OP__COUNT - 1);
+		return rp_spec_errf(err, errlen,
+				    "op %u out of range: accepted 0 to %d",
+				    (unsigned int)s->op, RP_OP__COUNT - 1);
 	if (s->size_bytes < 1 || s->size_bytes > RP_SPEC_MAX_SIZE)
-		return spec_fail(err, errlen,
-				 "size %llu out of range: accepted 1 to %llu "
-				 "bytes",
-				 (unsigned long long)s->size_bytes,
-				 RP_SPEC_MAX_SIZE);
+		return rp_spec_errf(
+			err, errlen,
+			"size %llu out of range: accepted 1 to %llu "
+			"bytes",
+			(unsigned long long)s->size_bytes, RP_SPEC_MAX_SIZE);
 	if (s->queue_depth < 1 || s->queue_depth > RP_SPEC_MAX_DEPTH)
-		return spec_fail(err, errlen,
-				 "queue_depth %u out of range: accepted 1 to "
-				 "%d",
-				 s->queue_depth, RP_SPEC_MAX_DEPTH);
+		return rp_spec_errf(
+			err, errlen,
+			"queue_depth %u out of range: accepted 1 to "
+			"%d",
+			s->queue_depth, RP_SPEC_MAX_DEPTH);
 	mem = s->size_bytes * s->queue_depth; /* both bounded: no overflow */
 	if (mem > RP_SPEC_MAX_MEM)
-		return spec_fail(err, errlen,
-				 "size * queue_depth %llu out of range: "
-				 "accepted up to %llu bytes",
-				 (unsigned long long)mem, RP_SPEC_MAX_MEM);
+		return rp_spec_errf(err, errlen,
+				    "size * queue_depth %llu out of range: "
+				    "accepted up to %llu bytes",
+				    (unsigned long long)mem, RP_SPEC_MAX_MEM);
 	if (rp_op_is_atomic(s->op) && s->size_bytes != 8)
-		return spec_fail(err, errlen,
-				 "size %llu invalid for %s: atomics accept "
-				 "exactly 8 bytes",
-				 (unsigned long long)s->size_bytes,
-				 rp_op_name(s->op));
+		return rp_spec_errf(err, errlen,
+				    "size %llu invalid for %s: atomics accept "
+				    "exactly 8 bytes",
+				    (unsigned long long)s->size_bytes,
+				    rp_op_name(s->op));
 	return 0;
 }
 
@@ -123,10 +123,10 @@ static int check_count(const char *field, uint64_t v, uint64_t min,
 {
 	if (v >= min && v <= max)
 		return 0;
-	return spec_fail(err, errlen,
-			 "%s %llu out of range: accepted %llu to %llu%s", field,
-			 (unsigned long long)v, (unsigned long long)min,
-			 (unsigned long long)max, unit);
+	return rp_spec_errf(
+		err, errlen, "%s %llu out of range: accepted %llu to %llu%s",
+		field, (unsigned long long)v, (unsigned long long)min,
+		(unsigned long long)max, unit);
 }
 
 /*
@@ -139,11 +139,11 @@ static int validate_bandwidth(const struct rp_spec *s, char *err, size_t errlen)
 	bool by_time = s->bandwidth && !s->iterations;
 
 	if (s->bandwidth && !s->iterations == !s->duration_ns)
-		return spec_fail(err, errlen,
-				 "iterations %llu and duration_ns %llu: "
-				 "exactly one of them must be nonzero",
-				 (unsigned long long)s->iterations,
-				 (unsigned long long)s->duration_ns);
+		return rp_spec_errf(err, errlen,
+				    "iterations %llu and duration_ns %llu: "
+				    "exactly one of them must be nonzero",
+				    (unsigned long long)s->iterations,
+				    (unsigned long long)s->duration_ns);
 	if (check_count("iterations", s->iterations, by_count ? 1 : 0,
 			RP_SPEC_MAX_ITERS, "", err, errlen))
 		return -EINVAL;
@@ -156,9 +156,10 @@ static int validate_phases(const struct rp_spec *s, char *err, size_t errlen)
 	int ret;
 
 	if (!s->latency && !s->bandwidth)
-		return spec_fail(err, errlen,
-				 "latency and bandwidth both false: at least "
-				 "one phase must run");
+		return rp_spec_errf(
+			err, errlen,
+			"latency and bandwidth both false: at least "
+			"one phase must run");
 	ret = validate_bandwidth(s, err, errlen);
 	if (ret)
 		return ret;

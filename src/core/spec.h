@@ -53,6 +53,13 @@ void rp_spec_defaults(struct rp_spec *s);
  */
 int rp_spec_validate(const struct rp_spec *s, char *err, size_t errlen);
 
+/**
+ * rp_spec_errf - format a one-line reason into @err (if any).
+ * Return: -EINVAL, for `return rp_spec_errf(...)`.
+ */
+__attribute__((format(printf, 3, 4))) int rp_spec_errf(char *err, size_t errlen,
+						       const char *fmt, ...);
+
 /** rp_op_name - canonical name of an operation ("write", "read", ...). */
 const char *rp_op_name(enum rp_op op);
 

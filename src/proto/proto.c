@@ -371,26 +371,13 @@ cJSON *rp_proto_spec_encode(const struct rp_spec *s)
 	return o;
 }
 
-__attribute__((format(printf, 3, 4))) static int
-spec_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 static const cJSON *spec_field(const cJSON *obj, const char *key, char *err,
 			       size_t errlen)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
 	if (!v)
-		spec_fail(err, errlen, "spec field \"%s\" is missing", key);
+		rp_spec_errf(err, errlen, "spec field \"%s\" is missing", key);
 	return v;
 }
 
@@ -415,15 +402,15 @@ static int get_u64(const cJSON *obj, const char *key, uint64_t *out, char *err,
 	if (!v)
 		return -EINVAL;
 	if (!cJSON_IsNumber(v))
-		return spec_fail(err, errlen,
-				 "spec field \"%s\" must be a number", key);
+		return rp_spec_errf(err, errlen,
+				    "spec field \"%s\" must be a number", key);
 	d = v->valuedouble;
 	if (!(d >= 0 && d <= JSON_MAX_EXACT) || (double)(uint64_t)d != d) {
 		number_text(d, num, sizeof(num));
-		return spec_fail(err, errlen,
-				 "spec field \"%s\" is %s: accepted whole "
-				 "numbers 0 to %.0f",
-				 key, num, JSON_MAX_EXACT);
+		return rp_spec_errf(err, errlen,
+				    "spec field \"%s\" is %s: accepted whole "
+				    "numbers 0 to %.0f",
+				    key, num, JSON_MAX_EXACT);
 	}
 	*out = (uint64_t)d;
 	return 0;
@@ -437,9 +424,9 @@ static int get_bool(const cJSON *obj, const char *key, bool *out, char *err,
 	if (!v)
 		return -EINVAL;
 	if (!cJSON_IsBool(v))
-		return spec_fail(err, errlen,
-				 "spec field \"%s\" must be true or false",
-				 key);
+		return rp_spec_errf(err, errlen,
+				    "spec field \"%s\" must be true or false",
+				    key);
 	*out = cJSON_IsTrue(v);
 	return 0;
 }
@@ -452,8 +439,8 @@ static int get_string(const cJSON *obj, const char *key, const char **out,
 	if (!v)
 		return -EINVAL;
 	if (!cJSON_IsString(v) || !v->valuestring)
-		return spec_fail(err, errlen,
-				 "spec field \"%s\" must be a string", key);
+		return rp_spec_errf(err, errlen,
+				    "spec field \"%s\" must be a string", key);
 	*out = v->valuestring;
 	return 0;
 }
@@ -466,10 +453,11 @@ static int get_transport(const cJSON *obj, struct rp_spec *s, char *err,
 	if (get_string(obj, "transport", &name, err, errlen))
 		return -EINVAL;
 	if (strlen(name) >= RP_SPEC_NAME_LEN)
-		return spec_fail(err, errlen,
-				 "spec field \"transport\" too long: accepted "
-				 "up to %d characters",
-				 RP_SPEC_NAME_LEN - 1);
+		return rp_spec_errf(
+			err, errlen,
+			"spec field \"transport\" too long: accepted "
+			"up to %d characters",
+			RP_SPEC_NAME_LEN - 1);
 	strcpy(s->transport, name);
 	return 0;
 }
@@ -488,9 +476,9 @@ static int get_op(const cJSON *obj, struct rp_spec *s, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	return spec_fail(err, errlen,
-			 "spec field \"op\" unknown: accepted write, read, "
-			 "send, write_imm, fetch_add, cmp_swap");
+	return rp_spec_errf(err, errlen,
+			    "spec field \"op\" unknown: accepted write, read, "
+			    "send, write_imm, fetch_add, cmp_swap");
 }
 
 static int get_depth(const cJSON *obj, struct rp_spec *s, char *err,
@@ -501,10 +489,10 @@ static int get_depth(const cJSON *obj, struct rp_spec *s, char *err,
 	if (get_u64(obj, "queue_depth", &v, err, errlen))
 		return -EINVAL;
 	if (v > UINT32_MAX)
-		return spec_fail(err, errlen,
-				 "queue_depth %llu out of range: accepted 1 "
-				 "to %d",
-				 (unsigned long long)v, RP_SPEC_MAX_DEPTH);
+		return rp_spec_errf(err, errlen,
+				    "queue_depth %llu out of range: accepted 1 "
+				    "to %d",
+				    (unsigned long long)v, RP_SPEC_MAX_DEPTH);
 	s->queue_depth = (uint32_t)v;
 	return 0;
 }
@@ -558,7 +546,7 @@ int rp_proto_spec_decode(const cJSON *obj, struct rp_spec *out, char *err,
 
 	memset(&s, 0, sizeof(s));
 	if (!cJSON_IsObject(obj))
-		return spec_fail(err, errlen, "spec must be a JSON object");
+		return rp_spec_errf(err, errlen, "spec must be a JSON object");
 	if (get_fields(obj, &s, err, errlen))
 		return -EINVAL;
 	if (rp_spec_validate(&s, err, errlen))

@@ -187,24 +187,30 @@ static int data_pull(struct rp_stream *s)
 	return 1;
 }
 
-/* Send posted message bytes from the ring until done or blocked. */
-static int data_push(struct rp_stream *s)
+/* Send ring bytes from stream offset *@sent up to @target, until done or
+ * blocked; the ring maps stream offset o to ring offset o % ring_len. */
+static int ring_send(struct rp_stream *s, uint64_t *sent, uint64_t target)
 {
-	while (s->tx_bytes < s->tx_target) {
-		size_t pos = s->tx_bytes % s->ring_len;
-		uint64_t left = s->tx_target - s->tx_bytes;
+	while (*sent < target) {
+		size_t pos = *sent % s->ring_len;
 		size_t len = s->ring_len - pos;
 		ssize_t n;
 
-		if (len > left)
-			len = (size_t)left;
+		if (len > target - *sent)
+			len = (size_t)(target - *sent);
 		n = s->c->send(s->fd, s->ring + pos, len,
 			       MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n < 0)
 			return io_err();
-		s->tx_bytes += (uint64_t)n;
+		*sent += (uint64_t)n;
 	}
 	return 0;
+}
+
+/* Send posted message bytes. */
+static int data_push(struct rp_stream *s)
+{
+	return ring_send(s, &s->tx_bytes, s->tx_target);
 }
 
 /* Queue messages for sending, filling their slots under --verify. */
@@ -561,21 +567,7 @@ static int serve_read_step(struct rp_stream *s)
 /* Server, latency phase: send received bytes back from where they landed. */
 static int echo_push(struct rp_stream *s)
 {
-	while (s->echo_bytes < s->rx_bytes) {
-		size_t pos = s->echo_bytes % s->ring_len;
-		uint64_t left = s->rx_bytes - s->echo_bytes;
-		size_t len = s->ring_len - pos;
-		ssize_t n;
-
-		if (len > left)
-			len = (size_t)left;
-		n = s->c->send(s->fd, s->ring + pos, len,
-			       MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n < 0)
-			return io_err();
-		s->echo_bytes += (uint64_t)n;
-	}
-	return 0;
+	return ring_send(s, &s->echo_bytes, s->rx_bytes);
 }
 
 /* Server, write/send: take messages in, ack them (or echo the bytes). */

@@ -68,6 +68,7 @@
 #define RV_TOKEN_MAX	 56	    /* private data of an RC connect request */
 #define RV_RD_ATOMIC_MAX 16	    /* reads and atomics in flight, at most */
 #define RV_CLOSE_MS	 2000	    /* wait for the peer's disconnect */
+#define RV_HANDSHAKE_MS	 15000	    /* accept: request in hand to ESTABLISHED */
 #define RV_SERVER_SQ	 4	    /* server sends: latency echoes only */
 #define RV_CLIENT_RQ	 2	    /* client receives: latency echoes only */
 #define RV_LATE_LAPS	 8	    /* write_imm: later laps a slot may hold */
@@ -396,7 +397,10 @@ static void rv_stream_free(struct rp_stream *s)
 	free(s);
 }
 
-/* Disconnect and wait for the peer's side, so that neither end lingers. */
+/* Disconnect and wait (bounded) for the peer to do the same: an rxe peer
+ * left undisconnected blocks its process's exit for about 100 s. A peer
+ * that closes later than RV_CLOSE_MS is not an error: the kernel finishes
+ * the handshake after our id is gone. */
 static void rv_disconnect(struct rp_stream *s)
 {
 	uint64_t deadline = rv_deadline(RV_CLOSE_MS);
@@ -409,11 +413,6 @@ static void rv_disconnect(struct rp_stream *s)
 		done = ev->event == RDMA_CM_EVENT_DISCONNECTED;
 		rdma_ack_cm_event(ev);
 	}
-	if (!done)
-		fprintf(stderr,
-			"rdma: the peer did not acknowledge the "
-			"disconnect within %d ms\n",
-			RV_CLOSE_MS);
 }
 
 static void rv_close(struct rp_stream *s)
@@ -894,10 +893,15 @@ static int rv_server_connect(struct rp_stream *s,
 	return ret;
 }
 
-/* Take the connection request @ev (its token checked) as a new stream. */
+/* Take the connection request @ev (its token checked) as a new stream.
+ * The handshake gets a deadline of its own: callers accept in short slices
+ * (to watch their control connection), and a client whose request is in
+ * hand must not be dropped because setting up its memory took a while. A
+ * handshake that times out is -ECONNABORTED, not "nobody came yet". */
 static int rv_take_request(struct rp_listener *l, struct rdma_cm_event *ev,
-			   uint64_t deadline_ns, struct rp_stream **out)
+			   struct rp_stream **out)
 {
+	uint64_t deadline_ns = rv_deadline(RV_HANDSHAKE_MS);
 	struct rdma_conn_param req = ev->param.conn;
 	struct rdma_cm_id *id = ev->id;
 	struct rp_stream *s;
@@ -915,7 +919,7 @@ static int rv_take_request(struct rp_listener *l, struct rdma_cm_event *ev,
 	ret = rv_server_connect(s, &req, deadline_ns);
 	if (ret) {
 		rv_close(s);
-		return ret;
+		return ret == -ETIMEDOUT ? -ECONNABORTED : ret;
 	}
 	*out = s;
 	return 0;
@@ -933,17 +937,14 @@ static int rv_accept(struct rp_listener *l, const char *token, int timeout_ms,
 		return -EINVAL;
 	for (;;) {
 		ret = rv_get_event(l->ch, deadline, &ev);
-		if (ret) {
-			fprintf(stderr, "rdma: no client presented the test's "
-					"token in time\n");
+		if (ret) /* callers poll in slices: not worth a message */
 			return ret;
-		}
 		if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
 			rdma_ack_cm_event(ev);
 			continue;
 		}
 		if (rv_token_ok(ev, token))
-			return rv_take_request(l, ev, deadline, out);
+			return rv_take_request(l, ev, out);
 		id = ev->id;
 		rdma_reject(id, NULL, 0);
 		rdma_ack_cm_event(ev);
@@ -1503,7 +1504,9 @@ static int rv_echo(struct rp_stream *s, uint64_t addr, uint32_t len,
 	struct ibv_send_wr *bad;
 	int ret;
 
-	while (s->echo_out >= s->sq_size && !*stop) {
+	while (s->echo_out >= s->sq_size) {
+		if (*stop) /* the client is done: nobody waits for it */
+			return 0;
 		ret = rv_reap_echoes(s);
 		if (ret)
 			return ret;
