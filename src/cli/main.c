@@ -93,6 +93,20 @@ static void *loop_server_main(void *arg)
 	return NULL;
 }
 
+/* --loopback without -x: RDMA where a device exists, else TCP. */
+static void loopback_transport(struct rp_config *cfg)
+{
+	const struct rp_xport_ops *ops = rp_xport_find(cfg->transports[0]);
+	char why[200];
+
+	if (!cfg->transport_defaulted || !ops || !ops->probe(why, sizeof(why)))
+		return;
+	fprintf(stderr, "rdmaperf: %s cannot run here, --loopback uses tcp\n",
+		cfg->transports[0]);
+	snprintf(cfg->transports[0], RP_SPEC_NAME_LEN, "tcp");
+	snprintf(cfg->spec.transport, RP_SPEC_NAME_LEN, "tcp");
+}
+
 /* rdma_cm cannot reach a device through 127.0.0.1: unless told otherwise,
  * a loopback test on an RDMA transport runs on an RDMA netdev's address. */
 static void loopback_address(struct rp_config *cfg, char *buf, size_t len)
@@ -118,6 +132,7 @@ static int loopback(struct rp_config *cfg)
 	pthread_t t;
 	int rc;
 
+	loopback_transport(cfg);
 	loopback_address(cfg, addr, sizeof(addr));
 	scfg = *cfg;
 	scfg.port = 0;

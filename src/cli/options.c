@@ -485,9 +485,11 @@ static int finish_spec(struct parse *p)
 			   "-S/--size times -q/--queue-depth is over the "
 			   "%llu MiB a side may register",
 			   (unsigned long long)(RP_SPEC_MAX_MEM >> 20));
-	if (!p->cfg->n_transports)
+	if (!p->cfg->n_transports) {
+		p->cfg->transport_defaulted = true;
 		snprintf(p->cfg->transports[p->cfg->n_transports++],
 			 RP_SPEC_NAME_LEN, "%s", rp_xport_at(0)->name);
+	}
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->transports[0]);
 	if (rp_spec_validate(s, why, sizeof(why)))

@@ -467,10 +467,12 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		err = exchange(&c);
 	if (!err)
 		err = run_phases(&c);
-	if (!err)
-		say_bye(c.fd);
+	/* Data stream first: an rdma peer then sees the disconnect at once
+	 * instead of waiting for it while the server waits for BYE. */
 	if (c.stream)
 		c.ops->close(c.stream);
+	if (!err)
+		say_bye(c.fd);
 	close(c.fd);
 	return err;
 }

@@ -29,6 +29,7 @@ struct rp_config {
 	enum rp_mode mode;
 	const char *host;    /* client: the server; server: address to bind */
 	bool host_defaulted; /* --loopback without -a */
+	bool transport_defaulted; /* no -x */
 	uint16_t port;
 	char transports[RP_MAX_TRANSPORTS][RP_SPEC_NAME_LEN];
 	size_t n_transports;

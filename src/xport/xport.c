@@ -12,11 +12,6 @@
 
 #include "xport/xport.h"
 
-#ifdef RP_HAVE_RDMA
-extern const struct rp_xport_ops rp_xport_rdma;
-extern const struct rp_xport_ops rp_xport_rsocket;
-#endif
-
 static const struct rp_xport_ops *const registry[] = {
 #ifdef RP_HAVE_RDMA
 	&rp_xport_rdma,

@@ -19,6 +19,19 @@
  * peer holds it (verbs: the work completion; streams: the receiver's
  * cumulative acknowledgement). All functions return 0 (or a count) on
  * success and a negative errno on failure, and print nothing on the hot path.
+ *
+ * Phases: the engine's sequence numbers restart at 0 in each phase; serve()
+ * may still drain work after *stop, and the next phase starts only after it
+ * returned. verify_errors() is cumulative over the stream's life. A server
+ * cannot see one-sided operations (rdma write, read, atomics): its stats
+ * count 0 messages for them. accept()'s timeout bounds the wait for a
+ * connection request; a handshake under way gets its own bounded time.
+ * gid_index and mtu are best effort where rdma_cm decides; what is in use
+ * is reported by local_info().
+ *
+ * Payload under --verify (rp_payload_fill): the first 8 bytes hold the
+ * message's sequence number, least significant byte first; the rest is a
+ * pattern seeded by it.
  */
 #ifndef RP_XPORT_XPORT_H
 #define RP_XPORT_XPORT_H
@@ -121,5 +134,9 @@ int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq);
 int rp_rdma_local_addr(const char *device, char *buf, size_t len);
 
 extern const struct rp_xport_ops rp_xport_tcp;
+#ifdef RP_HAVE_RDMA
+extern const struct rp_xport_ops rp_xport_rdma;
+extern const struct rp_xport_ops rp_xport_rsocket;
+#endif
 
 #endif

@@ -11,6 +11,14 @@ add_test(NAME vm.selftest
 set_tests_properties(vm.selftest PROPERTIES
 	SKIP_RETURN_CODE 77 TIMEOUT 400 LABELS vm RUN_SERIAL TRUE)
 
+# The verbs transport alone through its ops table (tests/vm/verbs_smoke.c):
+# every op, size and depth, plus a wrong token, a wrong device, an abort.
+add_test(NAME vm.verbs_smoke
+	COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/vm/verbs_smoke.sh)
+set_tests_properties(vm.verbs_smoke PROPERTIES
+	SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS vm RUN_SERIAL TRUE
+	ENVIRONMENT "RP_SANITIZE=$<BOOL:${RP_SANITIZE}>")
+
 foreach(group verbs_ops verbs_sizes transports)
 	add_test(NAME vm.${group}
 		COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/vm/run_group.sh
