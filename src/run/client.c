@@ -166,8 +166,10 @@ static int setup(struct client *c)
 	cJSON_Delete(reply);
 	if (err) {
 		fail(c->res, err, "transport",
-		     "%s: connecting the data stream: %s", c->ops->name,
-		     strerror(-err));
+		     "%s: connecting the data stream: %s%s%s", c->ops->name,
+		     strerror(-err),
+		     c->cfg->params.device ? "; asked for device " : "",
+		     c->cfg->params.device ? c->cfg->params.device : "");
 		rp_proto_send_error(c->fd, "transport", c->res->error);
 	}
 	return err;
@@ -428,14 +430,16 @@ static void init_result(struct client *c, const char *transport)
 	c->res->spec = c->spec;
 }
 
-/* BYE, then wait (bounded) for the server to close: once it has, it is
- * ready for the next test, so a list of transports never finds it busy. */
-static void say_bye(int fd)
+/* BYE after a test that went well (after a failure the server was sent
+ * ERROR already), then wait, bounded, for the server to close: once it
+ * has, it is ready for the next test, so a list of transports never finds
+ * it busy, even after a transport that failed. */
+static void part(int fd, bool bye)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char buf[256];
 
-	if (rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
+	if (bye && rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
 		return;
 	while (poll(&pfd, 1, 2000) > 0 && recv(fd, buf, sizeof(buf), 0) > 0)
 		;
@@ -471,8 +475,7 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 	 * instead of waiting for it while the server waits for BYE. */
 	if (c.stream)
 		c.ops->close(c.stream);
-	if (!err)
-		say_bye(c.fd);
+	part(c.fd, !err);
 	close(c.fd);
 	return err;
 }

@@ -103,12 +103,14 @@ static int expect(struct session *s, uint16_t want, int timeout_ms,
 		rp_proto_error_text(*body, text, sizeof(text));
 		logmsg(s, "client error: %s", text);
 		cJSON_Delete(*body);
+		*body = NULL;
 		return -ECONNABORTED;
 	}
 	if (type != want) {
 		snprintf(text, sizeof(text), "expected %s, got %s",
 			 rp_proto_type_name(want), rp_proto_type_name(type));
 		cJSON_Delete(*body);
+		*body = NULL;
 		return refuse(s, -EPROTO, "protocol", text);
 	}
 	return 0;

@@ -22,7 +22,7 @@ from e2elib import (  # noqa: E402
     BYE, ERROR, HELLO, MAGIC, QUICK, TEST, VERSION, Server, TestFailure,
     check, check_error_message, client, client_ok_eventually, ctl_connect,
     finish, header, hello_body, log, main, message, parse_messages,
-    read_to_eof, recv_message, spec_body, start)
+    SETUP, read_to_eof, recv_message, spec_body, start)
 
 NORMAL = ["-x", "tcp", "-o", "write", "-S", "4096", "-q", "8", "-C", "2000"] \
     + QUICK
@@ -244,6 +244,27 @@ def case_bad_spec(srv):
     normal_run(srv, "a TEST without queue_depth")
 
 
+def case_error_in_setup(srv):
+    # A client whose data connection failed says ERROR while the server
+    # waits for it; then one that just goes away at that point.
+    for goodbye in ("error", "close"):
+        s = session(srv)
+        try:
+            s.sendall(message(TEST, spec_body()))
+            m = recv_message(s)
+            check(m[2] == SETUP, "want SETUP, got type %d: %r" % (m[2], m[4]))
+            if goodbye == "error":
+                s.sendall(message(ERROR, {"code": "transport",
+                                          "message": "could not connect"}))
+        finally:
+            s.close()
+        check(srv.alive(), "the server died after a client's %s in setup:\n%s"
+              % (goodbye, srv.stderr()))
+        took = normal_run(srv, "a client's %s during setup" % goodbye)
+        check(took < 5, "the server stayed busy %.1f s after the client's %s"
+              % (took, goodbye))
+
+
 def case_vanish(srv):
     for _ in range(3):
         socket.create_connection(("127.0.0.1", srv.port), 5).close()
@@ -327,6 +348,7 @@ CASES = [
     ("d_oversize", case_oversize),
     ("d2_bad_type_body_order", case_unknown_type_and_bad_body),
     ("e_bad_spec", case_bad_spec),
+    ("e2_error_in_setup", case_error_in_setup),
     ("f_vanish", case_vanish),
     ("g_client_killed", case_client_killed),
     ("h_stalled_hello_busy", case_stalled_hello),

@@ -158,7 +158,29 @@ def transports(binary):
                           QUICK)
         check_result(doc["results"][0], "rsocket", op, 1024, 4, 300, True)
 
-    tests = [("rdma,rsocket,tcp", three)]
+    def all_here(b, s):
+        doc = client_json(b, s.port, ["-x", "all", "-o", "send", "-S", "256",
+                                      "-q", "4", "-C", "300"] + QUICK)
+        got = [x["transport"] for x in doc["results"]]
+        check(got == ["rdma", "tcp", "rsocket"], "-x all ran %r" % got)
+        for x in doc["results"]:
+            check_result(x, x["transport"], "send", 256, 4, 300)
+
+    def one_fails(b, s):
+        # -d names no device: rdma fails with its reason, tcp still runs
+        r = run(b, ["-c", "-a", ADDR, "-p", s.port, "-x", "rdma,tcp", "-d",
+                    "nosuch0", "-S", "256", "-C", "200", "--json"] + QUICK,
+                timeout=TIMEOUT)
+        check(r.rc == 1, lambda: "want exit 1:\n" + r.describe())
+        res = r.json()["results"]
+        check(len(res) == 2 and not res[0]["ok"] and res[1]["ok"],
+              "results %r" % [(x["transport"], x["ok"]) for x in res])
+        check("nosuch0" in res[0]["error"]["message"],
+              "rdma error %r" % res[0]["error"])
+        check_result(res[1], "tcp", "write", 256, 16, 200)
+
+    tests = [("rdma,rsocket,tcp", three), ("-x all", all_here),
+             ("one transport fails", one_fails)]
     for op in ("write", "read", "send"):
         tests.append(("rsocket %s" % op,
                       lambda b, s, o=op: rsocket_op(b, s, o)))
