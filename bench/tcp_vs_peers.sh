@@ -7,6 +7,11 @@
 #   latency:    rdmaperf unloaded p50 (half round trip) vs sockperf
 #               ping-pong p50 (also half round trip), same message size
 # Targets: throughput ratio >= 1, latency ratio <= 1.
+# Polling differs, and on an idle machine it dominates small-message
+# latency: rdmaperf's client busy-polls (as perftest does); sockperf's
+# ping-pong waits in epoll, so each reply costs a wake-up (~50 us on an
+# idle VM here, ~1 us on a busy one). sockperf offers no busy-poll for TCP
+# that works here (-F r needs a feed file; --nonblocked fails to connect).
 # Usage: bench/tcp_vs_peers.sh [RDMAPERF] [SIZE] [SECONDS] [ROUNDS]
 set -euo pipefail
 
