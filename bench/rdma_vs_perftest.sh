@@ -19,6 +19,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 if [ -z "${RP_VM:-}" ] && [ -z "${RP_BENCH_ADDR:-}" ]; then
 	exec "$HERE/../tests/vm/rxe-run" --timeout "${RP_BENCH_TIMEOUT:-900}" -- \
+		env LAT_ITERS="$LAT_ITERS" \
 		bash "$HERE/rdma_vs_perftest.sh" "$RP" "$SIZE" "$ITERS" "$DEPTH"
 fi
 ADDR=${RP_BENCH_ADDR:-$RP_VM_ADDR}

@@ -69,9 +69,10 @@
 #define RV_RD_ATOMIC_MAX 16	    /* reads and atomics in flight, at most */
 #define RV_CLOSE_MS	 2000	    /* wait for the peer's disconnect */
 #define RV_HANDSHAKE_MS	 15000	    /* accept: request in hand to ESTABLISHED */
-#define RV_SERVER_SQ	 4	    /* server sends: latency echoes only */
-#define RV_CLIENT_RQ	 2	    /* client receives: latency echoes only */
-#define RV_LATE_LAPS	 8	    /* write_imm: later laps a slot may hold */
+#define RV_PING_SIGNAL	 16 /* write ping-pong: one signaled in this many */
+#define RV_SERVER_SQ	 4  /* server sends: latency echoes only */
+#define RV_CLIENT_RQ	 2  /* client receives: latency echoes only */
+#define RV_LATE_LAPS	 8  /* write_imm: later laps a slot may hold */
 #define RV_IDLE_NS	 1000000 /* passive server: sleep between stop checks */
 #define RV_DEVNAME	 64
 
@@ -474,7 +475,9 @@ static void rv_queue_sizes(struct rp_stream *s, uint32_t max_wr)
 		s->sq_size = RV_SERVER_SQ;
 		s->nrecv = recv ? rv_server_recvs(s, max_wr) : 1;
 	} else {
-		s->sq_size = s->depth;
+		/* room for the unsignaled pings of the latency phase, which
+		 * may hold their slots until the next completion is reaped */
+		s->sq_size = s->depth + RV_PING_SIGNAL;
 		s->nrecv = recv ? RV_CLIENT_RQ : 1;
 	}
 }
@@ -1389,13 +1392,13 @@ static int rv_reap_one(struct rp_stream *s, struct ibv_cq *cq, bool *done)
 	return 0;
 }
 
-/* Latency: spin until the operation (and the echo @recv, and @flag showing
- * @mark, when given) completed, or @deadline_ns. */
-static int rv_ping_wait(struct rp_stream *s, bool recv,
+/* Latency: spin until the operation (if @signaled) and the echo (@recv,
+ * or @flag showing @mark, when given) completed, or @deadline_ns. */
+static int rv_ping_wait(struct rp_stream *s, bool signaled, bool recv,
 			const volatile uint8_t *flag, uint8_t mark,
 			uint64_t deadline_ns)
 {
-	bool sent = false, got = !recv;
+	bool sent = !signaled, got = !recv;
 	int ret;
 
 	for (;;) {
@@ -1419,19 +1422,36 @@ static int rv_ping_post(struct rp_stream *s, struct ibv_send_wr *w)
 	return ret ? rv_neg(ret) : 0;
 }
 
+/* Post a ping; like perftest, only every RV_PING_SIGNAL-th asks for a
+ * completion (the send queue must still be reaped): what is timed is the
+ * echo, which implies the peer got ours, not a completion of our own. */
+static int rv_ping_post_some(struct rp_stream *s, struct ibv_send_wr *w,
+			     uint64_t seq, bool *signaled)
+{
+	int ret;
+
+	*signaled = seq % RV_PING_SIGNAL == RV_PING_SIGNAL - 1;
+	if (!*signaled)
+		w->send_flags &= ~(unsigned int)IBV_SEND_SIGNALED;
+	ret = rv_ping_post(s, w);
+	w->send_flags |= IBV_SEND_SIGNALED; /* the post copied the request */
+	return ret;
+}
+
 /* Send, write_imm: the server echoes the message into our slot 1. */
 static int rv_ping_echo(struct rp_stream *s, uint64_t seq, uint64_t deadline)
 {
 	struct ibv_recv_wr *bad;
+	bool signaled;
 	int ret;
 
 	s->rwr[0].next = NULL;
 	ret = ibv_post_recv(s->qp, &s->rwr[0], &bad);
 	if (ret)
 		return rv_neg(ret);
-	ret = rv_ping_post(s, rv_prep(s, 0, seq));
+	ret = rv_ping_post_some(s, rv_prep(s, 0, seq), seq, &signaled);
 	if (!ret)
-		ret = rv_ping_wait(s, true, NULL, 0, deadline);
+		ret = rv_ping_wait(s, signaled, true, NULL, 0, deadline);
 	if (!ret && s->spec.verify &&
 	    rp_payload_check(s->buf + s->size, s->size, seq))
 		s->verify_errors++;
@@ -1442,16 +1462,17 @@ static int rv_ping_echo(struct rp_stream *s, uint64_t seq, uint64_t deadline)
 static int rv_ping_write(struct rp_stream *s, uint64_t seq, uint64_t deadline)
 {
 	struct ibv_send_wr *w = rv_prep(s, 0, seq);
+	bool signaled;
 	int ret;
 
 	s->marker = (uint8_t)(s->marker % 255 + 1); /* never 0 */
 	s->buf[s->size - 1] = s->marker;
 	s->buf[2 * s->size - 1] = 0; /* no echo in flight: drop the stale */
-	ret = rv_ping_post(s, w);
+	ret = rv_ping_post_some(s, w, seq, &signaled);
 	if (ret)
 		return ret;
-	return rv_ping_wait(s, false, s->buf + 2 * s->size - 1, s->marker,
-			    deadline);
+	return rv_ping_wait(s, signaled, false, s->buf + 2 * s->size - 1,
+			    s->marker, deadline);
 }
 
 static int rv_ping(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns)
@@ -1466,7 +1487,8 @@ static int rv_ping(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns)
 		return rv_ping_echo(s, seq, deadline_ns);
 	default:
 		ret = rv_ping_post(s, rv_prep(s, 0, seq));
-		return ret ? ret : rv_ping_wait(s, false, NULL, 0, deadline_ns);
+		return ret ? ret
+			   : rv_ping_wait(s, true, false, NULL, 0, deadline_ns);
 	}
 }
 
