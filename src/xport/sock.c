@@ -634,7 +634,11 @@ int rp_sock_serve(struct rp_stream *s, enum rp_phase phase,
 			break;
 		if (r > 0) {
 			idle = 0;
-		} else if (++idle > SPIN_BEFORE_SLEEP) {
+		} else if (phase != RP_PHASE_LATENCY &&
+			   ++idle > SPIN_BEFORE_SLEEP) {
+			/* Sleep when idle, except in the ping-pong phase:
+			 * there a wake-up would be part of every round trip
+			 * (CPU is only accounted in the throughput phase). */
 			r = idle_wait(s, SERVER_SLEEP_MS);
 			r = r == -ETIMEDOUT ? 0 : r;
 			if (r < 0)
