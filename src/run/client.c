@@ -430,16 +430,18 @@ static void init_result(struct client *c, const char *transport)
 	c->res->spec = c->spec;
 }
 
-/* BYE after a test that went well (after a failure the server was sent
- * ERROR already), then wait, bounded, for the server to close: once it
- * has, it is ready for the next test, so a list of transports never finds
- * it busy, even after a transport that failed. */
-static void part(int fd, bool bye)
+/* BYE after a test that went well, ERROR after one that failed (best
+ * effort: the server may have ended the test already), then wait, bounded,
+ * for the server to close: once it has, it is ready for the next test, so
+ * a list of transports never finds it busy, even after one that failed. */
+static void part(int fd, const struct rp_result *res)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char buf[256];
 
-	if (bye && rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
+	if (res->failed)
+		rp_proto_send_error(fd, "client", res->error);
+	else if (rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
 		return;
 	while (poll(&pfd, 1, 2000) > 0 && recv(fd, buf, sizeof(buf), 0) > 0)
 		;
@@ -475,7 +477,7 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 	 * instead of waiting for it while the server waits for BYE. */
 	if (c.stream)
 		c.ops->close(c.stream);
-	part(c.fd, !err);
+	part(c.fd, res);
 	close(c.fd);
 	return err;
 }

@@ -761,6 +761,21 @@ static void rv_connected(struct rp_stream *s)
 
 /* ---- connection: server ------------------------------------------------- */
 
+/* Wait for ESTABLISHED after accept or connect; on failure tell the peer
+ * and wait no longer. */
+static int rv_established(struct rp_stream *s, uint64_t deadline_ns,
+			  const char *what)
+{
+	int ret =
+		rv_expect(s->ch, RDMA_CM_EVENT_ESTABLISHED, deadline_ns, what);
+
+	if (ret)
+		rdma_disconnect(s->id);
+	else
+		rv_connected(s);
+	return ret;
+}
+
 static int rv_bind(struct rdma_cm_id *id, const char *addr)
 {
 	struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
@@ -887,13 +902,7 @@ static int rv_server_connect(struct rp_stream *s,
 				     : s->init_atom;
 	if (rdma_accept(s->id, &cp))
 		return rv_fail("rdma_accept");
-	ret = rv_expect(s->ch, RDMA_CM_EVENT_ESTABLISHED, deadline_ns,
-			"accept");
-	if (ret)
-		rdma_disconnect(s->id); /* tell the peer; wait no longer */
-	else
-		rv_connected(s);
-	return ret;
+	return rv_established(s, deadline_ns, "accept");
 }
 
 /* Take the connection request @ev (its token checked) as a new stream.
@@ -1015,17 +1024,10 @@ static int rv_client_connect(struct rp_stream *s, const char *token,
 		.retry_count = 7,
 		.rnr_retry_count = 7, /* infinite: wait for the receiver */
 	};
-	int ret;
 
 	if (rdma_connect(s->id, &cp))
 		return rv_fail("rdma_connect");
-	ret = rv_expect(s->ch, RDMA_CM_EVENT_ESTABLISHED, deadline_ns,
-			"connecting");
-	if (ret)
-		rdma_disconnect(s->id); /* tell the peer; wait no longer */
-	else
-		rv_connected(s);
-	return ret;
+	return rv_established(s, deadline_ns, "connecting");
 }
 
 static int rv_connect(const struct rp_spec *spec,
@@ -1229,17 +1231,21 @@ static void rv_check_slots(struct rp_stream *s, struct rp_side_stats *st)
 }
 
 /* Write_imm: the client may already be writing a later lap into the slot
- * (its completion can precede our look); that is not an error. */
+ * (its completion can precede our look); that is not an error. A message
+ * of 8 bytes or more names its seq, so any later lap is recognised; a
+ * shorter one only by trying the laps. Each write_imm takes one of our
+ * posted receives, so the client is at most nrecv messages ahead. */
 static int rv_check_landed(const struct rp_stream *s, uint32_t slot,
 			   uint64_t seq)
 {
 	const uint8_t *p = s->buf + slot * s->size;
 	uint64_t k, h;
+	uint64_t laps = s->size < 8 ? s->nrecv / s->depth + 1 : RV_LATE_LAPS;
 	int i;
 
 	if (!rp_payload_check(p, s->size, seq))
 		return 0;
-	for (k = 1; k <= RV_LATE_LAPS; k++)
+	for (k = 1; k <= laps; k++)
 		if (!rp_payload_check(p, s->size, seq + k * s->depth))
 			return 0;
 	for (i = 0; s->size >= 8 && i < 2; i++) {
