@@ -448,7 +448,7 @@ static int get_string(const cJSON *obj, const char *key, const char **out,
 static int get_transport(const cJSON *obj, struct rp_spec *s, char *err,
 			 size_t errlen)
 {
-	const char *name;
+	const char *name = NULL;
 
 	if (get_string(obj, "transport", &name, err, errlen))
 		return -EINVAL;
@@ -465,7 +465,7 @@ static int get_transport(const cJSON *obj, struct rp_spec *s, char *err,
 /* Only canonical names travel on the wire; letters are for the CLI. */
 static int get_op(const cJSON *obj, struct rp_spec *s, char *err, size_t errlen)
 {
-	const char *name;
+	const char *name = NULL;
 	int i;
 
 	if (get_string(obj, "op", &name, err, errlen))
