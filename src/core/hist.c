@@ -252,3 +252,13 @@ void rp_hist_summarize(const struct rp_hist *h, struct rp_hist_summary *out)
 	out->max = (double)rp_hist_max(h);
 	out->stddev = rp_hist_stddev(h);
 }
+
+void rp_hist_summary_scale(struct rp_hist_summary *s, double k)
+{
+	double *v[] = { &s->min,   &s->mean,   &s->p50, &s->p90,   &s->p99,
+			&s->p99_9, &s->p99_99, &s->max, &s->stddev };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		*v[i] *= k;
+}

@@ -75,6 +75,9 @@ double rp_hist_stddev(const struct rp_hist *h);
  */
 uint64_t rp_hist_percentile(const struct rp_hist *h, double pct);
 
+/** rp_hist_summary_scale - multiply every value of @s (not count) by @k. */
+void rp_hist_summary_scale(struct rp_hist_summary *s, double k);
+
 /** rp_hist_summarize - fill @out with count, min..max, percentiles, stddev. */
 void rp_hist_summarize(const struct rp_hist *h, struct rp_hist_summary *out);
 

@@ -298,7 +298,6 @@ static int run_latency(struct client *c, struct rp_hist *h)
 	struct rp_result *r = c->res;
 	struct rp_phase_out out;
 	cJSON *done = NULL;
-	double k;
 	int err;
 
 	rp_hist_reset(h);
@@ -316,17 +315,8 @@ static int run_latency(struct client *c, struct rp_hist *h)
 	rp_hist_summarize(h, &r->rtt);
 	r->unloaded_halved =
 		!(c->spec.op == RP_OP_READ || rp_op_is_atomic(c->spec.op));
-	k = r->unloaded_halved ? 0.5 : 1.0;
 	r->unloaded = r->rtt;
-	r->unloaded.min *= k;
-	r->unloaded.mean *= k;
-	r->unloaded.p50 *= k;
-	r->unloaded.p90 *= k;
-	r->unloaded.p99 *= k;
-	r->unloaded.p99_9 *= k;
-	r->unloaded.p99_99 *= k;
-	r->unloaded.max *= k;
-	r->unloaded.stddev *= k;
+	rp_hist_summary_scale(&r->unloaded, r->unloaded_halved ? 0.5 : 1.0);
 	r->has_unloaded = true;
 	return 0;
 }

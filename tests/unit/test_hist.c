@@ -490,6 +490,27 @@ static void test_create_destroy(void **state)
 	rp_hist_destroy(h);
 }
 
+static void test_summary_scale(void **state)
+{
+	struct rp_hist_summary sm = { .count = 7,
+				      .min = 2,
+				      .mean = 4,
+				      .p50 = 6,
+				      .p90 = 8,
+				      .p99 = 10,
+				      .p99_9 = 12,
+				      .p99_99 = 14,
+				      .max = 16,
+				      .stddev = 18 };
+
+	(void)state;
+	rp_hist_summary_scale(&sm, 0.5);
+	assert_int_equal(sm.count, 7); /* a count is not a value */
+	assert_true(sm.min == 1 && sm.mean == 2 && sm.p50 == 3 && sm.p90 == 4);
+	assert_true(sm.p99 == 5 && sm.p99_9 == 6 && sm.p99_99 == 7);
+	assert_true(sm.max == 8 && sm.stddev == 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_stddev),
 		cmocka_unit_test(test_pct_out_of_range),
 		cmocka_unit_test(test_summarize),
+		cmocka_unit_test(test_summary_scale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
