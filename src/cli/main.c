@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,14 @@
 #include "cli/options.h"
 #include "report/report.h"
 
-static volatile sig_atomic_t interrupted;
+/* Set by the signal handler, read by every thread: a lock-free atomic is
+ * safe in a handler and, unlike volatile sig_atomic_t, across threads. */
+static atomic_int interrupted;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	interrupted = 1;
+	atomic_store(&interrupted, 1);
 }
 
 static void install_signals(void)
@@ -27,12 +30,23 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+static int open_server(const struct rp_config *cfg, struct rp_server **srv)
+{
+	int err = rp_server_open(cfg, srv);
+
+	if (err)
+		fprintf(stderr, "rdmaperf: cannot listen on %s port %u: %s\n",
+			cfg->host ? cfg->host : "any address", cfg->port,
+			strerror(-err));
+	return err;
+}
+
 static int serve(const struct rp_config *cfg)
 {
 	struct rp_server *srv;
 	int err;
 
-	err = rp_server_open(cfg, &srv);
+	err = open_server(cfg, &srv);
 	if (err)
 		return 1;
 	if (!cfg->quiet)
@@ -47,14 +61,15 @@ static int serve(const struct rp_config *cfg)
 /* -x all: every built-in transport whose probe passes on this host. */
 static void expand_all(struct rp_config *cfg)
 {
-	char why[200];
+	const struct rp_xport_ops *ops;
+	struct rp_err why;
 	size_t i;
 
 	if (cfg->n_transports != 1 || strcmp(cfg->transports[0], "all"))
 		return;
 	cfg->n_transports = 0;
 	for (i = 0; i < rp_xport_count(); i++)
-		if (rp_xport_at(i)->probe(why, sizeof(why)) == 0)
+		if (ops = rp_xport_at(i), ops->probe(ops, &why) == 0)
 			snprintf(cfg->transports[cfg->n_transports++],
 				 RP_SPEC_NAME_LEN, "%s", rp_xport_at(i)->name);
 }
@@ -68,6 +83,9 @@ static int run_client(const struct rp_config *cfg)
 	for (i = 0; i < n; i++) {
 		if (rp_client_run_test(cfg, cfg->transports[i], &res[i]))
 			failed = 1;
+		if (res[i].notes[0])
+			fprintf(stderr, "rdmaperf: %s: note: %s\n",
+				res[i].transport, res[i].notes);
 		if (res[i].failed && !cfg->json)
 			fprintf(stderr, "rdmaperf: %s\n", res[i].error);
 	}
@@ -80,16 +98,9 @@ static int run_client(const struct rp_config *cfg)
 	return failed;
 }
 
-struct loop_server {
-	struct rp_server *srv;
-	volatile sig_atomic_t stop;
-};
-
 static void *loop_server_main(void *arg)
 {
-	struct loop_server *ls = arg;
-
-	rp_server_serve(ls->srv, false, &ls->stop);
+	rp_server_serve(arg, false, NULL);
 	return NULL;
 }
 
@@ -97,9 +108,9 @@ static void *loop_server_main(void *arg)
 static void loopback_transport(struct rp_config *cfg)
 {
 	const struct rp_xport_ops *ops = rp_xport_find(cfg->transports[0]);
-	char why[200];
+	struct rp_err why;
 
-	if (!cfg->transport_defaulted || !ops || !ops->probe(why, sizeof(why)))
+	if (!cfg->transport_defaulted || !ops || !ops->probe(ops, &why))
 		return;
 	fprintf(stderr, "rdmaperf: %s cannot run here, --loopback uses tcp\n",
 		cfg->transports[0]);
@@ -107,26 +118,30 @@ static void loopback_transport(struct rp_config *cfg)
 	snprintf(cfg->spec.transport, RP_SPEC_NAME_LEN, "tcp");
 }
 
-/* rdma_cm cannot reach a device through 127.0.0.1: unless told otherwise,
- * a loopback test on an RDMA transport runs on an RDMA netdev's address. */
+/* Unless told otherwise, a loopback test runs on the address the first
+ * transport that has an opinion asks for (rdma_cm cannot reach a device
+ * through 127.0.0.1); the others are content with any local address. */
 static void loopback_address(struct rp_config *cfg, char *buf, size_t len)
 {
-	bool rdma = false;
+	const struct rp_xport_ops *ops;
 	size_t i;
 
 	if (!cfg->host_defaulted)
 		return;
-	for (i = 0; i < cfg->n_transports; i++)
-		if (strcmp(cfg->transports[i], "tcp") != 0)
-			rdma = true;
-	if (rdma && rp_rdma_local_addr(cfg->params.device, buf, len) == 0)
-		cfg->host = buf;
+	for (i = 0; i < cfg->n_transports; i++) {
+		ops = rp_xport_find(cfg->transports[i]);
+		if (ops && ops->loopback_addr &&
+		    ops->loopback_addr(&cfg->params, buf, len) == 0) {
+			cfg->host = buf;
+			return;
+		}
+	}
 }
 
 /* Server and client in one process: the server on an ephemeral port. */
 static int loopback(struct rp_config *cfg)
 {
-	struct loop_server ls = { 0 };
+	struct rp_server *srv;
 	struct rp_config scfg;
 	char addr[64];
 	pthread_t t;
@@ -137,17 +152,17 @@ static int loopback(struct rp_config *cfg)
 	scfg = *cfg;
 	scfg.port = 0;
 	scfg.quiet = true;
-	if (rp_server_open(&scfg, &ls.srv))
+	if (open_server(&scfg, &srv))
 		return 1;
-	if (pthread_create(&t, NULL, loop_server_main, &ls)) {
-		rp_server_close(ls.srv);
+	if (pthread_create(&t, NULL, loop_server_main, srv)) {
+		rp_server_close(srv);
 		return 1;
 	}
-	cfg->port = rp_server_port(ls.srv);
+	cfg->port = rp_server_port(srv);
 	rc = run_client(cfg);
-	ls.stop = 1;
+	rp_server_stop(srv);
 	pthread_join(t, NULL);
-	rp_server_close(ls.srv);
+	rp_server_close(srv);
 	return rc;
 }
 

@@ -39,4 +39,10 @@ int rp_cpu_sample(struct rp_cpu_sample *out, bool thread_only);
 void rp_cpu_usage(const struct rp_cpu_sample *a, const struct rp_cpu_sample *b,
 		  uint64_t bytes, struct rp_cpu_usage *out);
 
+/**
+ * rp_cpu_service_demand - microseconds of CPU (@user_s + @sys_s) per KiB
+ * of @bytes moved; 0 when no byte moved.
+ */
+double rp_cpu_service_demand(double user_s, double sys_s, uint64_t bytes);
+
 #endif

@@ -63,7 +63,13 @@ uint64_t rp_hist_max(const struct rp_hist *h);
 /** rp_hist_mean - arithmetic mean of the recorded values (exact sum). */
 double rp_hist_mean(const struct rp_hist *h);
 
-/** rp_hist_stddev - population standard deviation (from bucket midpoints). */
+/**
+ * rp_hist_stddev - population standard deviation of the recorded values:
+ * exact, from the integer sum and sum of squares, while the sum of squares
+ * cannot have overflowed (values below the histogram's limit and
+ * count * max^2 < 2^127); otherwise estimated from bucket midpoints
+ * (clamped to [min, max]). 0 for fewer than two values.
+ */
 double rp_hist_stddev(const struct rp_hist *h);
 
 /**

@@ -18,10 +18,19 @@
 
 #define RP_SPEC_MAX_DURATION_NS (RP_SPEC_MAX_SECONDS * RP_NS_PER_SEC)
 
-static const char *const op_names[RP_OP__COUNT] = {
-	[RP_OP_WRITE] = "write",	 [RP_OP_READ] = "read",
-	[RP_OP_SEND] = "send",		 [RP_OP_WRITE_IMM] = "write_imm",
-	[RP_OP_FETCH_ADD] = "fetch_add", [RP_OP_CMP_SWAP] = "cmp_swap",
+/*
+ * What every transport agrees on about an operation. rtt_halved: the
+ * ping-pong goes there and back (the peer echoes), so unloaded latency is
+ * half the round trip, as perftest reports; a read or an atomic is one
+ * operation whose completion already includes the way back.
+ */
+static const struct rp_op_info op_info[RP_OP__COUNT] = {
+	[RP_OP_WRITE] = { .name = "write", .rtt_halved = true },
+	[RP_OP_READ] = { .name = "read" },
+	[RP_OP_SEND] = { .name = "send", .rtt_halved = true },
+	[RP_OP_WRITE_IMM] = { .name = "write_imm", .rtt_halved = true },
+	[RP_OP_FETCH_ADD] = { .name = "fetch_add", .atomic = true },
+	[RP_OP_CMP_SWAP] = { .name = "cmp_swap", .atomic = true },
 };
 
 /* Other spellings accepted on the command line: rPerf letters, short forms. */
@@ -182,11 +191,16 @@ int rp_spec_validate(const struct rp_spec *s, char *err, size_t errlen)
 	return validate_phases(s, err, errlen);
 }
 
+const struct rp_op_info *rp_op_info(enum rp_op op)
+{
+	static const struct rp_op_info unknown = { .name = "unknown" };
+
+	return (unsigned int)op < RP_OP__COUNT ? &op_info[op] : &unknown;
+}
+
 const char *rp_op_name(enum rp_op op)
 {
-	if ((unsigned int)op >= RP_OP__COUNT)
-		return "unknown";
-	return op_names[op];
+	return rp_op_info(op)->name;
 }
 
 int rp_op_parse(const char *s, enum rp_op *out)
@@ -196,7 +210,7 @@ int rp_op_parse(const char *s, enum rp_op *out)
 	if (!s)
 		return -EINVAL;
 	for (i = 0; i < RP_OP__COUNT; i++) {
-		if (!strcasecmp(s, op_names[i])) {
+		if (!strcasecmp(s, op_info[i].name)) {
 			*out = (enum rp_op)i;
 			return 0;
 		}
@@ -212,5 +226,5 @@ int rp_op_parse(const char *s, enum rp_op *out)
 
 bool rp_op_is_atomic(enum rp_op op)
 {
-	return op == RP_OP_FETCH_ADD || op == RP_OP_CMP_SWAP;
+	return rp_op_info(op)->atomic;
 }

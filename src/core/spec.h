@@ -60,6 +60,16 @@ int rp_spec_validate(const struct rp_spec *s, char *err, size_t errlen);
 __attribute__((format(printf, 3, 4))) int rp_spec_errf(char *err, size_t errlen,
 						       const char *fmt, ...);
 
+/** What every transport agrees on about one operation. */
+struct rp_op_info {
+	const char *name; /* canonical: "write", "read", ... */
+	bool atomic;	  /* fetch_add, cmp_swap: exactly 8 bytes */
+	bool rtt_halved;  /* unloaded latency is half the ping-pong */
+};
+
+/** rp_op_info - the entry of @op; an "unknown" one when out of range. */
+const struct rp_op_info *rp_op_info(enum rp_op op);
+
 /** rp_op_name - canonical name of an operation ("write", "read", ...). */
 const char *rp_op_name(enum rp_op op);
 

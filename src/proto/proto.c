@@ -32,11 +32,11 @@
 #include <sys/socket.h>
 
 #include "core/clock.h"
+#include "core/json.h"
+#include "platform/net.h"
 #include "proto/proto.h"
 
-#define JSON_MAX_EXACT	      9007199254740992.0 /* 2^53 */
 #define ERROR_SEND_TIMEOUT_MS 1000
-#define NO_DEADLINE	      UINT64_MAX
 
 static const char *const type_names[RP_MSG__MAX + 1] = {
 	[RP_MSG_HELLO] = "HELLO", [RP_MSG_TEST] = "TEST",
@@ -143,90 +143,16 @@ int rp_proto_body_parse(const char *buf, size_t len, cJSON **out)
 
 /* ---- socket I/O under one deadline ------------------------------------ */
 
-static uint64_t deadline_after(int timeout_ms)
+static int send_all(int fd, const void *buf, size_t len, uint64_t deadline)
 {
-	if (timeout_ms < 0)
-		return NO_DEADLINE;
-	return rp_clock_ns() + (uint64_t)timeout_ms * RP_NS_PER_MS;
-}
-
-/* Milliseconds left, rounded up so that poll never wakes early; -1: none. */
-static int remaining_ms(uint64_t deadline)
-{
-	uint64_t now = rp_clock_ns(), ms;
-
-	if (deadline == NO_DEADLINE)
-		return -1;
-	if (now >= deadline)
-		return 0;
-	ms = (deadline - now + RP_NS_PER_MS - 1) / RP_NS_PER_MS;
-	return ms > INT_MAX ? INT_MAX : (int)ms;
-}
-
-static int wait_fd(int fd, short events, uint64_t deadline)
-{
-	struct pollfd pfd = { .fd = fd, .events = events };
-	int ms, n;
-
-	for (;;) {
-		ms = remaining_ms(deadline);
-		if (ms == 0)
-			return -ETIMEDOUT;
-		n = poll(&pfd, 1, ms);
-		if (n > 0)
-			return (pfd.revents & POLLNVAL) ? -EBADF : 0;
-		if (n < 0 && errno != EINTR)
-			return -errno;
-	}
-}
-
-static int send_all(int fd, const uint8_t *buf, size_t len, uint64_t deadline)
-{
-	size_t off = 0;
-	ssize_t n;
-	int ret;
-
-	while (off < len) {
-		n = send(fd, buf + off, len - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n >= 0) {
-			off += (size_t)n;
-			continue;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return -errno;
-		ret = wait_fd(fd, POLLOUT, deadline);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return rp_net_xfer_all(&rp_sock_kernel, fd, (void *)buf, len, true,
+			       deadline);
 }
 
 /* A peer that closes before all @len bytes arrived: -ECONNRESET. */
 static int recv_all(int fd, void *buf, size_t len, uint64_t deadline)
 {
-	size_t off = 0;
-	ssize_t n;
-	int ret;
-
-	while (off < len) {
-		n = recv(fd, (char *)buf + off, len - off, MSG_DONTWAIT);
-		if (n > 0) {
-			off += (size_t)n;
-			continue;
-		}
-		if (n == 0)
-			return -ECONNRESET;
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return -errno;
-		ret = wait_fd(fd, POLLIN, deadline);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return rp_net_xfer_all(&rp_sock_kernel, fd, buf, len, false, deadline);
 }
 
 /* ---- messages -------------------------------------------------------- */
@@ -255,7 +181,7 @@ static int frame(uint16_t type, const char *json, size_t len, uint8_t **out)
 
 int rp_proto_send(int fd, uint16_t type, const cJSON *body, int timeout_ms)
 {
-	uint64_t deadline = deadline_after(timeout_ms);
+	uint64_t deadline = rp_deadline_ns(timeout_ms);
 	char *json = NULL;
 	uint8_t *msg = NULL;
 	size_t len = 0;
@@ -281,7 +207,7 @@ int rp_proto_send(int fd, uint16_t type, const cJSON *body, int timeout_ms)
 
 int rp_proto_recv(int fd, int timeout_ms, uint16_t *type, cJSON **body)
 {
-	uint64_t deadline = deadline_after(timeout_ms);
+	uint64_t deadline = rp_deadline_ns(timeout_ms);
 	uint8_t hdr[RP_PROTO_HDR_LEN];
 	struct rp_msg_hdr h;
 	char *buf;
@@ -386,7 +312,7 @@ static void number_text(double d, char *buf, size_t len)
 {
 	double mag = d < 0 ? -d : d;
 
-	if (mag < 1e20 && (mag >= JSON_MAX_EXACT || d == (double)(int64_t)d))
+	if (mag < 1e20 && (mag >= RP_JSON_MAX_EXACT || d == (double)(int64_t)d))
 		snprintf(buf, len, "%.0f", d);
 	else
 		snprintf(buf, len, "%.17g", d);
@@ -397,22 +323,19 @@ static int get_u64(const cJSON *obj, const char *key, uint64_t *out, char *err,
 {
 	const cJSON *v = spec_field(obj, key, err, errlen);
 	char num[32];
-	double d;
 
 	if (!v)
 		return -EINVAL;
 	if (!cJSON_IsNumber(v))
 		return rp_spec_errf(err, errlen,
 				    "spec field \"%s\" must be a number", key);
-	d = v->valuedouble;
-	if (!(d >= 0 && d <= JSON_MAX_EXACT) || (double)(uint64_t)d != d) {
-		number_text(d, num, sizeof(num));
+	if (rp_json_u64(obj, key, UINT64_MAX, out)) {
+		number_text(v->valuedouble, num, sizeof(num));
 		return rp_spec_errf(err, errlen,
 				    "spec field \"%s\" is %s: accepted whole "
 				    "numbers 0 to %.0f",
-				    key, num, JSON_MAX_EXACT);
+				    key, num, RP_JSON_MAX_EXACT);
 	}
-	*out = (uint64_t)d;
 	return 0;
 }
 

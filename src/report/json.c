@@ -6,17 +6,29 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "proto/proto.h"
 #include "report/report.h"
 
+/* The test as the user asked for it (not the wire's spec encoding: the
+ * user's view has a list of transports, seconds, the server's address). */
 static cJSON *config_json(const struct rp_config *cfg)
 {
-	cJSON *c = rp_proto_spec_encode(&cfg->spec), *t;
+	const struct rp_spec *sp = &cfg->spec;
+	cJSON *c = cJSON_CreateObject(), *t;
 	size_t i;
 
 	if (!c)
 		return NULL;
-	cJSON_DeleteItemFromObjectCaseSensitive(c, "transport");
+	cJSON_AddStringToObject(c, "op", rp_op_name(sp->op));
+	cJSON_AddNumberToObject(c, "size", (double)sp->size_bytes);
+	cJSON_AddNumberToObject(c, "queue_depth", sp->queue_depth);
+	cJSON_AddNumberToObject(c, "iterations", (double)sp->iterations);
+	cJSON_AddNumberToObject(c, "duration_ns", (double)sp->duration_ns);
+	cJSON_AddNumberToObject(c, "warmup", (double)sp->warmup);
+	cJSON_AddNumberToObject(c, "lat_iterations",
+				(double)sp->lat_iterations);
+	cJSON_AddBoolToObject(c, "latency", sp->latency);
+	cJSON_AddBoolToObject(c, "bandwidth", sp->bandwidth);
+	cJSON_AddBoolToObject(c, "verify", sp->verify);
 	if (cfg->n_transports == 1) {
 		cJSON_AddStringToObject(c, "transport", cfg->transports[0]);
 	} else {
@@ -152,15 +164,18 @@ static cJSON *result_json(const struct rp_result *r)
 
 static cJSON *hosts_json(const struct rp_result *res, size_t n)
 {
-	cJSON *h = cJSON_CreateObject(), *server = NULL;
+	cJSON *h = cJSON_CreateObject(), *client = NULL, *server = NULL;
 	size_t i;
 
 	if (!h)
 		return NULL;
-	cJSON_AddItemToObject(h, "client", rp_host_info());
+	for (i = 0; i < n && !client; i++)
+		if (res[i].client_host)
+			client = cJSON_Duplicate(res[i].client_host, 1);
 	for (i = 0; i < n && !server; i++)
 		if (res[i].server_host)
 			server = cJSON_Duplicate(res[i].server_host, 1);
+	add_or_null(h, "client", client != NULL, client);
 	add_or_null(h, "server", server != NULL, server);
 	return h;
 }

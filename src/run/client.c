@@ -5,7 +5,6 @@
  * START/READY ... STOP/DONE for each phase, BYE.
  */
 #include <errno.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -16,6 +15,8 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/json.h"
+#include "platform/net.h"
 #include "proto/proto.h"
 #include "run/run.h"
 
@@ -48,34 +49,20 @@ void rp_result_fini(struct rp_result *r)
 	cJSON_Delete(r->client_info);
 	cJSON_Delete(r->server_info);
 	cJSON_Delete(r->server_host);
+	cJSON_Delete(r->client_host);
 	r->client_info = r->server_info = r->server_host = NULL;
+	r->client_host = NULL;
 }
 
+/* The control connection: every address of @host in turn, each within
+ * the control timeout. */
 static int ctl_connect(const char *host, uint16_t port, int *out)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
-	struct timeval tv = { .tv_sec = RP_CTRL_TIMEOUT_MS / 1000 };
-	char service[8];
-	int fd = -1, err = -EHOSTUNREACH, one = 1;
+	int fd = -1, err, one = 1;
 
-	snprintf(service, sizeof(service), "%u", port);
-	err = getaddrinfo(host, service, &hints, &res);
+	err = rp_net_dial(&rp_sock_kernel, host, port,
+			  rp_deadline_ns(RP_CTRL_TIMEOUT_MS), &fd);
 	if (err)
-		return err == EAI_SYSTEM ? -errno : -EHOSTUNREACH;
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, SOCK_STREAM, 0);
-		if (fd < 0)
-			continue;
-		/* bounds a blocking connect to an unresponsive host */
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			break;
-		err = -errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0)
 		return err;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
@@ -144,6 +131,7 @@ static int setup(struct client *c)
 {
 	cJSON *body = rp_proto_spec_encode(&c->spec), *reply = NULL;
 	const cJSON *token, *endpoint;
+	struct rp_err why = { "" };
 	int err;
 
 	if (!body)
@@ -160,19 +148,19 @@ static int setup(struct client *c)
 		return fail(c->res, -EPROTO, "protocol",
 			    "SETUP without token or endpoint");
 	}
-	err = c->ops->connect(&c->spec, &c->cfg->params, c->cfg->host, endpoint,
-			      token->valuestring, RP_SETUP_TIMEOUT_MS,
-			      &c->stream);
+	err = c->ops->connect(c->ops, &c->spec, &c->cfg->params, c->cfg->host,
+			      endpoint, token->valuestring, RP_SETUP_TIMEOUT_MS,
+			      &c->stream, &why);
 	cJSON_Delete(reply);
 	if (err) {
 		fail(c->res, err, "transport",
-		     "%s: connecting the data stream: %s%s%s", c->ops->name,
-		     strerror(-err),
-		     c->cfg->params.device ? "; asked for device " : "",
-		     c->cfg->params.device ? c->cfg->params.device : "");
+		     "%s: connecting the data stream: %s", c->ops->name,
+		     rp_err_text(&why, err));
 		rp_proto_send_error(c->fd, "transport", c->res->error);
+		return err;
 	}
-	return err;
+	snprintf(c->res->notes, sizeof(c->res->notes), "%s", c->stream->note);
+	return 0;
 }
 
 /* Swap the transports' local information (addresses, keys, device). */
@@ -187,7 +175,7 @@ static int exchange(struct client *c)
 	if (err) {
 		cJSON_Delete(info);
 		return fail(c->res, err, "transport", "%s: local info: %s",
-			    c->ops->name, strerror(-err));
+			    c->ops->name, rp_err_text(&c->stream->err, err));
 	}
 	c->res->client_info = info;
 	err = ctl_call(c, RP_MSG_STREAMS, info, RP_MSG_STREAMS,
@@ -198,24 +186,8 @@ static int exchange(struct client *c)
 	err = c->ops->set_peer(c->stream, reply);
 	if (err)
 		return fail(c->res, err, "transport", "%s: peer info: %s",
-			    c->ops->name, strerror(-err));
+			    c->ops->name, rp_err_text(&c->stream->err, err));
 	return 0;
-}
-
-static uint64_t json_u64(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsNumber(v) && v->valuedouble > 0
-		       ? (uint64_t)v->valuedouble
-		       : 0;
-}
-
-static double json_double(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
 static void server_side(const cJSON *done, struct rp_side *side)
@@ -223,13 +195,13 @@ static void server_side(const cJSON *done, struct rp_side *side)
 	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(done, "cpu");
 
 	side->present = true;
-	side->messages = json_u64(done, "messages");
-	side->bytes = json_u64(done, "bytes");
-	side->verify_errors = json_u64(done, "verify_errors");
-	side->cpu.user_s = json_double(cpu, "user_s");
-	side->cpu.sys_s = json_double(cpu, "sys_s");
-	side->cpu.host_busy_s = json_double(cpu, "host_busy_s");
-	side->cpu.host_util = json_double(cpu, "host_util");
+	side->messages = rp_json_u64_or(done, "messages", 0);
+	side->bytes = rp_json_u64_or(done, "bytes", 0);
+	side->verify_errors = rp_json_u64_or(done, "verify_errors", 0);
+	side->cpu.user_s = rp_json_double_or(cpu, "user_s", 0);
+	side->cpu.sys_s = rp_json_double_or(cpu, "sys_s", 0);
+	side->cpu.host_busy_s = rp_json_double_or(cpu, "host_busy_s", 0);
+	side->cpu.host_util = rp_json_double_or(cpu, "host_util", 0);
 }
 
 static int phase_begin(struct client *c, enum rp_phase p)
@@ -263,10 +235,10 @@ static int phase_end(struct client *c, enum rp_phase p, cJSON **done)
 /* A failure inside a phase: tell the server, name what failed. */
 static int phase_failed(struct client *c, enum rp_phase p, int err)
 {
-	char msg[160];
+	char msg[RP_ERR_LEN + 32];
 
 	snprintf(msg, sizeof(msg), "%s phase: %s", rp_phase_name(p),
-		 strerror(-err));
+		 rp_err_text(&c->stream->err, err));
 	rp_proto_send_error(c->fd, "client", msg);
 	return fail(c->res, err, err == -ETIMEDOUT ? "timeout" : "transport",
 		    "%s: %s", c->ops->name, msg);
@@ -274,6 +246,8 @@ static int phase_failed(struct client *c, enum rp_phase p, int err)
 
 static int run_warmup(struct client *c)
 {
+	struct rp_engine_opts o = { .iterations = c->spec.warmup,
+				    .intr = c->cfg->interrupted };
 	struct rp_phase_out out;
 	cJSON *done = NULL;
 	int err;
@@ -281,8 +255,7 @@ static int run_warmup(struct client *c)
 	err = phase_begin(c, RP_PHASE_WARMUP);
 	if (err)
 		return err;
-	err = rp_engine_bandwidth(c->ops, c->stream, &c->spec, c->spec.warmup,
-				  0, NULL, NULL, &out);
+	err = rp_engine_bandwidth(c->stream, &o, &out);
 	if (err)
 		return phase_failed(c, RP_PHASE_WARMUP, err);
 	c->res->warmup_messages = out.messages;
@@ -295,6 +268,9 @@ static int run_warmup(struct client *c)
  * back (perftest's "latency"), of the whole op for read and atomics. */
 static int run_latency(struct client *c, struct rp_hist *h)
 {
+	struct rp_engine_opts o = { .iterations = c->spec.lat_iterations,
+				    .hist = h,
+				    .intr = c->cfg->interrupted };
 	struct rp_result *r = c->res;
 	struct rp_phase_out out;
 	cJSON *done = NULL;
@@ -304,8 +280,7 @@ static int run_latency(struct client *c, struct rp_hist *h)
 	err = phase_begin(c, RP_PHASE_LATENCY);
 	if (err)
 		return err;
-	err = rp_engine_latency(c->ops, c->stream, c->spec.lat_iterations, h,
-				c->cfg->interrupted, &out);
+	err = rp_engine_latency(c->stream, &o, &out);
 	if (err)
 		return phase_failed(c, RP_PHASE_LATENCY, err);
 	err = phase_end(c, RP_PHASE_LATENCY, &done);
@@ -313,8 +288,7 @@ static int run_latency(struct client *c, struct rp_hist *h)
 	if (err)
 		return err;
 	rp_hist_summarize(h, &r->rtt);
-	r->unloaded_halved =
-		!(c->spec.op == RP_OP_READ || rp_op_is_atomic(c->spec.op));
+	r->unloaded_halved = rp_op_info(c->spec.op)->rtt_halved;
 	r->unloaded = r->rtt;
 	rp_hist_summary_scale(&r->unloaded, r->unloaded_halved ? 0.5 : 1.0);
 	r->has_unloaded = true;
@@ -339,6 +313,10 @@ static void bandwidth_figures(struct rp_result *r,
 
 static int run_bandwidth(struct client *c, struct rp_hist *h)
 {
+	struct rp_engine_opts o = { .iterations = c->spec.iterations,
+				    .duration_ns = c->spec.duration_ns,
+				    .hist = h,
+				    .intr = c->cfg->interrupted };
 	struct rp_result *r = c->res;
 	bool loop = c->cfg->mode == RP_MODE_LOOPBACK;
 	struct rp_cpu_sample a, b;
@@ -351,9 +329,7 @@ static int run_bandwidth(struct client *c, struct rp_hist *h)
 	if (err)
 		return err;
 	rp_cpu_sample(&a, loop);
-	err = rp_engine_bandwidth(c->ops, c->stream, &c->spec,
-				  c->spec.iterations, c->spec.duration_ns, h,
-				  c->cfg->interrupted, &out);
+	err = rp_engine_bandwidth(c->stream, &o, &out);
 	rp_cpu_sample(&b, loop);
 	if (err)
 		return phase_failed(c, RP_PHASE_BANDWIDTH, err);
@@ -368,10 +344,8 @@ static int run_bandwidth(struct client *c, struct rp_hist *h)
 	if (err)
 		return err;
 	server_side(done, &r->server);
-	r->server.cpu.us_per_kib =
-		r->bytes ? (r->server.cpu.user_s + r->server.cpu.sys_s) * 1e6 /
-				   ((double)r->bytes / 1024.0)
-			 : 0;
+	r->server.cpu.us_per_kib = rp_cpu_service_demand(
+		r->server.cpu.user_s, r->server.cpu.sys_s, r->bytes);
 	cJSON_Delete(done);
 	return 0;
 }
@@ -418,6 +392,7 @@ static void init_result(struct client *c, const char *transport)
 	c->spec = c->cfg->spec;
 	snprintf(c->spec.transport, sizeof(c->spec.transport), "%s", transport);
 	c->res->spec = c->spec;
+	c->res->client_host = rp_host_info();
 }
 
 /* BYE after a test that went well, ERROR after one that failed (best
@@ -441,7 +416,7 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res)
 {
 	struct client c = { .cfg = cfg, .res = res, .fd = -1 };
-	char why[200] = "";
+	struct rp_err why = { "" };
 	int err;
 
 	init_result(&c, transport);
@@ -449,9 +424,10 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 	if (!c.ops)
 		return fail(res, -ENOENT, "transport",
 			    "transport %s is not built in", transport);
-	err = c.ops->probe(why, sizeof(why));
+	err = c.ops->probe(c.ops, &why);
 	if (err)
-		return fail(res, err, "transport", "%s: %s", transport, why);
+		return fail(res, err, "transport", "%s: %s", transport,
+			    rp_err_text(&why, err));
 	err = ctl_connect(cfg->host, cfg->port, &c.fd);
 	if (err)
 		return fail(res, err, "connect", "cannot reach %s port %u: %s",

@@ -37,6 +37,7 @@ int rp_phase_parse(const char *name, enum rp_phase *out)
 }
 
 struct bw_state {
+	struct rp_stream *s;
 	uint64_t *post_ns; /* post time of op seq, at seq % depth */
 	uint32_t depth;
 	uint64_t target; /* operations to complete; UINT64_MAX: until end */
@@ -46,8 +47,17 @@ struct bw_state {
 	uint64_t last_progress_ns;
 };
 
-static int bw_post(const struct rp_xport_ops *ops, struct rp_stream *s,
-		   struct bw_state *b, uint64_t now)
+static uint64_t stall_ns(const struct rp_engine_opts *o)
+{
+	return o->stall_ns ? o->stall_ns : RP_STALL_TIMEOUT_NS;
+}
+
+static bool interrupted(const struct rp_engine_opts *o)
+{
+	return o->intr && atomic_load_explicit(o->intr, memory_order_relaxed);
+}
+
+static int bw_post(struct bw_state *b, uint64_t now)
 {
 	uint64_t room = b->depth - (b->posted - b->done);
 	uint64_t i;
@@ -59,7 +69,7 @@ static int bw_post(const struct rp_xport_ops *ops, struct rp_stream *s,
 	for (i = 0; i < room; i++)
 		b->post_ns[(b->posted + i) % b->depth] = now;
 	b->posted += room;
-	return ops->post(s, b->posted - room, (uint32_t)room);
+	return b->s->ops->post(b->s, b->posted - room, (uint32_t)room);
 }
 
 static void bw_complete(struct bw_state *b, int n, uint64_t now,
@@ -75,69 +85,80 @@ static void bw_complete(struct bw_state *b, int n, uint64_t now,
 
 /* Time mode, or interrupted: post no more, let what is in flight finish. */
 static void bw_maybe_end(struct bw_state *b, uint64_t now,
-			 const volatile sig_atomic_t *intr)
+			 const struct rp_engine_opts *o)
 {
-	if ((b->end_ns && now >= b->end_ns) || (intr && *intr))
+	if ((b->end_ns && now >= b->end_ns) || interrupted(o))
 		b->target = b->posted;
 }
 
-int rp_engine_bandwidth(const struct rp_xport_ops *ops, struct rp_stream *s,
-			const struct rp_spec *spec, uint64_t iterations,
-			uint64_t duration_ns, struct rp_hist *h,
-			const volatile sig_atomic_t *intr,
+/* One turn: post what fits, reap what completed. 0, or -errno. */
+static int bw_turn(struct bw_state *b, const struct rp_engine_opts *o,
+		   uint64_t *now, struct rp_phase_out *out)
+{
+	int n = bw_post(b, *now);
+
+	if (n < 0)
+		return n;
+	n = b->s->ops->poll(b->s);
+	if (n < 0)
+		return n;
+	*now = rp_clock_ns();
+	if (n > 0) {
+		bw_complete(b, n, *now, o->hist);
+		out->last_done_ns = *now;
+	} else if (*now - b->last_progress_ns > stall_ns(o)) {
+		return rp_stream_fail(b->s, -ETIMEDOUT,
+				      "no operation completed for %.3g s",
+				      (double)stall_ns(o) / 1e9);
+	}
+	bw_maybe_end(b, *now, o);
+	return 0;
+}
+
+int rp_engine_bandwidth(struct rp_stream *s, const struct rp_engine_opts *o,
 			struct rp_phase_out *out)
 {
-	struct bw_state b = { .depth = spec->queue_depth,
-			      .target = iterations ? iterations : UINT64_MAX };
+	struct bw_state b = { .s = s,
+			      .depth = s->spec.queue_depth,
+			      .target = o->iterations ? o->iterations
+						      : UINT64_MAX };
 	uint64_t now = rp_clock_ns();
-	int n = 0;
+	int err = 0;
 
 	b.post_ns = calloc(b.depth, sizeof(*b.post_ns));
 	if (!b.post_ns)
 		return -ENOMEM;
 	out->first_post_ns = out->last_done_ns = now;
-	b.end_ns = duration_ns ? now + duration_ns : 0;
+	b.end_ns = o->duration_ns ? now + o->duration_ns : 0;
 	b.last_progress_ns = now;
-	while (b.done < b.target) {
-		n = bw_post(ops, s, &b, now);
-		if (n < 0)
-			break;
-		n = ops->poll(s);
-		if (n < 0)
-			break;
-		now = rp_clock_ns();
-		if (n > 0) {
-			bw_complete(&b, n, now, h);
-			out->last_done_ns = now;
-		} else if (now - b.last_progress_ns > RP_STALL_TIMEOUT_NS) {
-			n = -ETIMEDOUT;
-			break;
-		}
-		bw_maybe_end(&b, now, intr);
-	}
+	bw_maybe_end(&b, now, o);
+	while (!err && b.done < b.target)
+		err = bw_turn(&b, o, &now, out);
 	out->messages = b.done;
 	free(b.post_ns);
-	return n < 0 ? n : 0;
+	return err;
 }
 
-int rp_engine_latency(const struct rp_xport_ops *ops, struct rp_stream *s,
-		      uint64_t iterations, struct rp_hist *h,
-		      const volatile sig_atomic_t *intr,
+int rp_engine_latency(struct rp_stream *s, const struct rp_engine_opts *o,
 		      struct rp_phase_out *out)
 {
 	uint64_t i, t0, t1 = rp_clock_ns();
 	int err = 0;
 
 	out->first_post_ns = t1;
-	for (i = 0; i < iterations && !(intr && *intr); i++) {
+	for (i = 0; i < o->iterations && !interrupted(o); i++) {
 		t0 = rp_clock_ns();
-		err = ops->ping(s, i, t0 + RP_STALL_TIMEOUT_NS);
+		err = s->ops->ping(s, i, t0 + stall_ns(o));
 		if (err)
 			break;
 		t1 = rp_clock_ns();
-		rp_hist_record(h, t1 - t0);
+		if (o->hist)
+			rp_hist_record(o->hist, t1 - t0);
 	}
 	out->messages = i;
 	out->last_done_ns = t1;
+	if (err == -ETIMEDOUT)
+		rp_stream_fail(s, err, "no answer to a ping for %.3g s",
+			       (double)stall_ns(o) / 1e9);
 	return err;
 }

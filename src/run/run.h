@@ -6,7 +6,7 @@
 #ifndef RP_RUN_RUN_H
 #define RP_RUN_RUN_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,8 +38,9 @@ struct rp_config {
 	bool json;
 	bool once;
 	bool quiet;
-	/* set by a signal handler: stop posting, finish, report */
-	const volatile sig_atomic_t *interrupted;
+	/* set by a signal handler (a lock-free atomic is safe there) and
+	 * read by every thread: stop posting, finish, report */
+	const atomic_int *interrupted;
 };
 
 /** One side's view of the throughput phase. */
@@ -74,6 +75,8 @@ struct rp_result {
 	cJSON *client_info; /* the transports' local_info, owned */
 	cJSON *server_info;
 	cJSON *server_host;
+	cJSON *client_host;	 /* rp_host_info() of this side, owned */
+	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
 	bool failed;
 	char error_code[32];
 	char error[256];
@@ -107,13 +110,16 @@ int rp_server_open(const struct rp_config *cfg, struct rp_server **out);
 uint16_t rp_server_port(const struct rp_server *srv);
 
 /**
- * rp_server_serve - serve tests, one at a time, until *@stop is set (or
- * after one test with @once). A second client meanwhile is told "busy".
+ * rp_server_serve - serve tests, one at a time, until *@stop is set,
+ * rp_server_stop() is called, or after one test with @once. A second
+ * client meanwhile is told "busy".
  * Return: 0; -errno on a fatal error of the listener itself; with @once,
  * -ECANCELED when that test failed.
  */
-int rp_server_serve(struct rp_server *srv, bool once,
-		    const volatile sig_atomic_t *stop);
+int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop);
+
+/** rp_server_stop - make rp_server_serve() return soon; any thread. */
+void rp_server_stop(struct rp_server *srv);
 
 /** rp_server_close - stop listening and free; NULL is accepted. */
 void rp_server_close(struct rp_server *srv);
@@ -127,25 +133,32 @@ struct rp_phase_out {
 	uint64_t last_done_ns;
 };
 
+/** How long and how one phase runs. */
+struct rp_engine_opts {
+	uint64_t iterations;	/* operations to complete; 0: time mode */
+	uint64_t duration_ns;	/* time mode: post for this long */
+	uint64_t stall_ns;	/* no completion this long: -ETIMEDOUT;
+				 * 0: RP_STALL_TIMEOUT_NS */
+	struct rp_hist *hist;	/* one record per operation; may be NULL */
+	const atomic_int *intr; /* set: post no more, let the rest finish */
+};
+
 /**
- * rp_engine_bandwidth - keep up to spec->queue_depth operations posted
- * until @iterations completed, or for @duration_ns; record each one's
- * completion latency in @h (may be NULL).
- * Return: 0 or -errno.
+ * rp_engine_bandwidth - keep up to s->spec.queue_depth operations posted
+ * on @s until @o->iterations completed, or for @o->duration_ns; record
+ * each one's completion latency in @o->hist.
+ * Return: 0, -ETIMEDOUT when nothing completed for the stall time, or the
+ * transport's -errno (its reason in s->err). @out counts what completed.
  */
-int rp_engine_bandwidth(const struct rp_xport_ops *ops, struct rp_stream *s,
-			const struct rp_spec *spec, uint64_t iterations,
-			uint64_t duration_ns, struct rp_hist *h,
-			const volatile sig_atomic_t *intr,
+int rp_engine_bandwidth(struct rp_stream *s, const struct rp_engine_opts *o,
 			struct rp_phase_out *out);
 
 /**
- * rp_engine_latency - @iterations ping-pongs at depth 1; each round trip
- * time into @h. Return: 0 or -errno.
+ * rp_engine_latency - @o->iterations ping-pongs at depth 1 on @s, each
+ * round trip time into @o->hist; each must finish within the stall time.
+ * Return: 0 or -errno, as rp_engine_bandwidth().
  */
-int rp_engine_latency(const struct rp_xport_ops *ops, struct rp_stream *s,
-		      uint64_t iterations, struct rp_hist *h,
-		      const volatile sig_atomic_t *intr,
+int rp_engine_latency(struct rp_stream *s, const struct rp_engine_opts *o,
 		      struct rp_phase_out *out);
 
 /** rp_phase_name - "warmup", "latency", "bandwidth". */

@@ -12,7 +12,6 @@
  * Any error: ERROR to the client where possible, release, next client.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -23,10 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "platform/net.h"
+#include "platform/wait.h"
 #include "proto/proto.h"
 #include "run/run.h"
 
@@ -40,6 +40,7 @@ struct rp_server {
 	atomic_int busy;
 	atomic_int tests;  /* sessions that got as far as a TEST */
 	atomic_int failed; /* of those, how many failed */
+	atomic_int stop;   /* rp_server_stop() */
 	pthread_t thread;
 	bool joinable;
 };
@@ -56,10 +57,9 @@ struct session {
 };
 
 struct responder {
-	const struct rp_xport_ops *ops;
 	struct rp_stream *stream;
 	enum rp_phase phase;
-	volatile int stop;
+	atomic_int stop;
 	atomic_int finished;
 	int rc;
 	struct rp_side_stats st;
@@ -136,7 +136,8 @@ static int do_hello(struct session *s)
 
 static int do_test(struct session *s)
 {
-	char err_text[200], why[200] = "";
+	struct rp_err why = { "" };
+	char err_text[200];
 	cJSON *body = NULL;
 	int err;
 
@@ -154,23 +155,25 @@ static int do_test(struct session *s)
 			 s->spec.transport);
 		return refuse(s, -ENOENT, "transport", err_text);
 	}
-	err = s->ops->probe(why, sizeof(why));
+	err = s->ops->probe(s->ops, &why);
 	if (err)
-		return refuse(s, err, "transport", why);
+		return refuse(s, err, "transport", rp_err_text(&why, err));
 	logmsg(s, "test: %s %s", s->spec.transport, rp_op_name(s->spec.op));
 	return 0;
 }
 
-static void make_token(char *buf, size_t len)
+/* The token that admits a data connection: unguessable, or no test. */
+static int make_token(char *buf, size_t len)
 {
 	uint8_t raw[TOKEN_BYTES];
 	size_t i;
+	int err = rp_random_bytes(raw, sizeof(raw));
 
-	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
-		for (i = 0; i < sizeof(raw); i++)
-			raw[i] = (uint8_t)rand();
+	if (err)
+		return err;
 	for (i = 0; i < sizeof(raw) && 2 * i + 2 < len; i++)
 		snprintf(buf + 2 * i, 3, "%02x", raw[i]);
+	return 0;
 }
 
 /* Accept the data stream in short slices, watching the control connection
@@ -202,16 +205,22 @@ static int accept_stream(struct session *s, const char *token)
 static int do_setup(struct session *s)
 {
 	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
-	char token[2 * TOKEN_BYTES + 1], text[200];
+	char token[2 * TOKEN_BYTES + 1], text[RP_ERR_LEN + 64];
+	struct rp_err why = { "" };
 	int err = -ENOMEM;
 
-	make_token(token, sizeof(token));
 	if (!reply || !ep)
 		goto out;
-	err = s->ops->listen(&s->spec, &s->srv->cfg->params, ep, &s->listener);
+	err = make_token(token, sizeof(token));
+	if (err) {
+		refuse(s, err, "server", "no random source for the data token");
+		goto out;
+	}
+	err = s->ops->listen(s->ops, &s->spec, &s->srv->cfg->params, ep,
+			     &s->listener, &why);
 	if (err) {
 		snprintf(text, sizeof(text), "%s: cannot listen: %s",
-			 s->ops->name, strerror(-err));
+			 s->ops->name, rp_err_text(&why, err));
 		refuse(s, err, "transport", text);
 		goto out;
 	}
@@ -224,7 +233,7 @@ static int do_setup(struct session *s)
 	if (err && err != -EPIPE && err != -ECONNABORTED &&
 	    err != -ECONNRESET) {
 		snprintf(text, sizeof(text), "%s: no data connection: %s",
-			 s->ops->name, strerror(-err));
+			 s->ops->name, rp_err_text(&s->listener->err, err));
 		refuse(s, err, "transport", text);
 	}
 out:
@@ -246,14 +255,15 @@ static int do_streams(struct session *s)
 		if (err)
 			return err;
 	}
-	err = s->ops->set_peer(s->stream, peer);
+	err = s->stream->ops->set_peer(s->stream, peer);
 	cJSON_Delete(peer);
 	if (err)
-		return refuse(s, err, "transport", "bad stream information");
+		return refuse(s, err, "transport",
+			      rp_err_text(&s->stream->err, err));
 	mine = cJSON_CreateObject();
 	if (!mine)
 		return -ENOMEM;
-	err = s->ops->local_info(s->stream, mine);
+	err = s->stream->ops->local_info(s->stream, mine);
 	if (!err)
 		err = rp_proto_send(s->fd, RP_MSG_STREAMS, mine,
 				    RP_CTRL_TIMEOUT_MS);
@@ -267,7 +277,7 @@ static void *responder_main(void *arg)
 
 	if (r->thread_cpu)
 		rp_cpu_sample(&r->cpu_a, true);
-	r->rc = r->ops->serve(r->stream, r->phase, &r->stop, &r->st);
+	r->rc = r->stream->ops->serve(r->stream, r->phase, &r->stop, &r->st);
 	if (r->thread_cpu)
 		rp_cpu_sample(&r->cpu_b, true);
 	atomic_store(&r->finished, 1);
@@ -279,13 +289,14 @@ static int await_stop(struct session *s, struct responder *r,
 		      enum rp_phase phase, cJSON **body)
 {
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
-	char text[160];
+	char text[RP_ERR_LEN + 32];
 	int n;
 
 	for (;;) {
 		if (atomic_load(&r->finished) && r->rc) {
 			snprintf(text, sizeof(text), "%s phase: %s",
-				 rp_phase_name(phase), strerror(-r->rc));
+				 rp_phase_name(phase),
+				 rp_err_text(&r->stream->err, r->rc));
 			return refuse(s, r->rc, "transport", text);
 		}
 		n = poll(&pfd, 1, SESSION_POLL_MS);
@@ -320,7 +331,6 @@ static cJSON *done_body(const struct responder *r,
 static int run_phase(struct session *s, enum rp_phase phase)
 {
 	struct responder r = {
-		.ops = s->ops,
 		.stream = s->stream,
 		.phase = phase,
 		.thread_cpu = s->srv->cfg->mode == RP_MODE_LOOPBACK,
@@ -337,7 +347,7 @@ static int run_phase(struct session *s, enum rp_phase phase)
 	err = rp_proto_send(s->fd, RP_MSG_READY, NULL, RP_CTRL_TIMEOUT_MS);
 	if (!err)
 		err = await_stop(s, &r, phase, &body);
-	r.stop = 1;
+	atomic_store(&r.stop, 1);
 	pthread_join(t, NULL);
 	cJSON_Delete(body);
 	if (err)
@@ -409,8 +419,10 @@ static int session_run(struct session *s)
 		err = do_streams(s);
 	if (!err)
 		err = do_phases(s);
+	if (s->stream && s->stream->note[0])
+		logmsg(s, "note: %s", s->stream->note);
 	if (s->stream)
-		s->ops->close(s->stream);
+		s->stream->ops->close(s->stream);
 	logmsg(s, "%s", err ? "test ended with an error" : "test done");
 	return err;
 }
@@ -487,13 +499,22 @@ static int start_session(struct rp_server *srv, int fd)
 	return 0;
 }
 
-int rp_server_serve(struct rp_server *srv, bool once,
-		    const volatile sig_atomic_t *stop)
+static bool stopping(struct rp_server *srv, const atomic_int *stop)
+{
+	return atomic_load(&srv->stop) || (stop && atomic_load(stop));
+}
+
+void rp_server_stop(struct rp_server *srv)
+{
+	atomic_store(&srv->stop, 1);
+}
+
+int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 {
 	struct pollfd pfd = { .fd = srv->fd, .events = POLLIN };
 	int fd, n, err = 0;
 
-	while (!(stop && *stop)) {
+	while (!stopping(srv, stop)) {
 		/* --once: one test, not one connection (a port probe is none)
 		 */
 		if (once && atomic_load(&srv->tests) &&
@@ -520,59 +541,21 @@ int rp_server_serve(struct rp_server *srv, bool once,
 	return err;
 }
 
-static int listen_on(const char *host, uint16_t port, int *out)
-{
-	struct addrinfo hints = { .ai_flags = AI_PASSIVE,
-				  .ai_socktype = SOCK_STREAM },
-			*res, *ai;
-	char service[8];
-	int fd, one = 1, err;
-
-	snprintf(service, sizeof(service), "%u", port);
-	err = getaddrinfo(host, service, &hints, &res);
-	if (err)
-		return -EADDRNOTAVAIL;
-	err = -EADDRNOTAVAIL;
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
-		    listen(fd, 16) == 0) {
-			*out = fd;
-			freeaddrinfo(res);
-			return 0;
-		}
-		err = -errno;
-		close(fd);
-	}
-	freeaddrinfo(res);
-	return err;
-}
-
 int rp_server_open(const struct rp_config *cfg, struct rp_server **out)
 {
 	struct rp_server *srv = calloc(1, sizeof(*srv));
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
 	int err;
 
 	if (!srv)
 		return -ENOMEM;
 	srv->cfg = cfg;
-	err = listen_on(cfg->host, cfg->port, &srv->fd);
+	err = rp_net_listen(&rp_sock_kernel, cfg->host, cfg->port, 16,
+			    &srv->fd);
 	if (err) {
-		fprintf(stderr, "rdmaperf: cannot listen on %s port %u: %s\n",
-			cfg->host ? cfg->host : "any address", cfg->port,
-			strerror(-err));
 		free(srv);
 		return err;
 	}
-	getsockname(srv->fd, (struct sockaddr *)&ss, &len);
-	srv->port = ntohs(ss.ss_family == AF_INET6
-				  ? ((struct sockaddr_in6 *)&ss)->sin6_port
-				  : ((struct sockaddr_in *)&ss)->sin_port);
+	srv->port = (uint16_t)rp_net_local_port(&rp_sock_kernel, srv->fd);
 	*out = srv;
 	return 0;
 }

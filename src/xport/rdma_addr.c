@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xport/xport.h"
+#include <infiniband/verbs.h>
+
+#include "xport/rdma_addr.h"
 
 #define IB_SYSFS "/sys/class/infiniband"
 
@@ -59,8 +61,10 @@ static int netdev_of(const char *dev, char *ifname, size_t len)
 	return ifname[0] ? 0 : -ENOENT;
 }
 
-int rp_rdma_local_addr(const char *device, char *buf, size_t len)
+int rp_rdma_loopback_addr(const struct rp_xport_params *p, char *buf,
+			  size_t len)
 {
+	const char *device = p ? p->device : NULL;
 	char ifname[IF_NAMESIZE + 1];
 	struct dirent *e;
 	DIR *d = opendir(IB_SYSFS);
@@ -77,4 +81,16 @@ int rp_rdma_local_addr(const char *device, char *buf, size_t len)
 	}
 	closedir(d);
 	return err;
+}
+
+int rp_rdma_device_count(void)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return 0;
+	ibv_free_device_list(list);
+	return n > 0 ? n : 0;
 }

@@ -8,11 +8,13 @@
  * duplicated, torn or left stale does not pass for another one.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "xport/xport.h"
 
-static const struct rp_xport_ops *const registry[] = {
+static const struct rp_xport_ops *const *const registry[] = {
 #ifdef RP_HAVE_RDMA
 	&rp_xport_rdma,
 #endif
@@ -29,7 +31,7 @@ size_t rp_xport_count(void)
 
 const struct rp_xport_ops *rp_xport_at(size_t i)
 {
-	return i < rp_xport_count() ? registry[i] : NULL;
+	return i < rp_xport_count() ? *registry[i] : NULL;
 }
 
 const struct rp_xport_ops *rp_xport_find(const char *name)
@@ -37,9 +39,49 @@ const struct rp_xport_ops *rp_xport_find(const char *name)
 	size_t i;
 
 	for (i = 0; i < rp_xport_count(); i++)
-		if (strcmp(registry[i]->name, name) == 0)
-			return registry[i];
+		if (strcmp((*registry[i])->name, name) == 0)
+			return *registry[i];
 	return NULL;
+}
+
+void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,
+		    const struct rp_spec *spec)
+{
+	s->ops = ops;
+	s->spec = *spec;
+	rp_err_clear(&s->err);
+	s->note[0] = '\0';
+}
+
+void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,
+		      const struct rp_spec *spec)
+{
+	l->ops = ops;
+	l->spec = *spec;
+	rp_err_clear(&l->err);
+}
+
+int rp_stream_fail(struct rp_stream *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rp_err_set(&s->err))
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(s->err.msg, sizeof(s->err.msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void rp_stream_note(struct rp_stream *s, const char *fmt, ...)
+{
+	char text[RP_NOTE_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rp_notef(s->note, sizeof(s->note), "%s", text);
 }
 
 static inline uint8_t pattern_byte(uint64_t seq, size_t i)

@@ -14,11 +14,21 @@
  *                                                post() / poll() (throughput)
  *   close(stream)                                close(stream)
  *
+ * Objects: every transport's stream embeds a struct rp_stream first (its
+ * ops, its spec, why it failed) and gets back to its own struct with
+ * rp_container_of(), as rdma-core's providers do; so does a listener. A
+ * transport's ops table may likewise be embedded in a struct of its own
+ * (the stream transports keep their socket calls beside it): listen() and
+ * connect() receive the table they were called through.
+ *
  * Semantics every transport keeps: operations on one stream complete in the
  * order they were posted; an operation completes when the initiator knows the
  * peer holds it (verbs: the work completion; streams: the receiver's
  * cumulative acknowledgement). All functions return 0 (or a count) on
- * success and a negative errno on failure, and print nothing on the hot path.
+ * success and a negative errno on failure, print nothing, and say why they
+ * failed in the struct rp_err of the object (or the one passed in, for the
+ * calls that create one); notes (a setting that could not be applied) go to
+ * the stream's note.
  *
  * Phases: the engine's sequence numbers restart at 0 in each phase; serve()
  * may still drain work after *stop, and the next phase starts only after it
@@ -36,13 +46,21 @@
 #ifndef RP_XPORT_XPORT_H
 #define RP_XPORT_XPORT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
 
+#include "core/err.h"
 #include "core/spec.h"
+
+/* The struct that embeds @member at @ptr (rdma-core's container_of). */
+#define rp_container_of(ptr, type, member)                                     \
+	((type *)((char *)(ptr)-offsetof(type, member)))
+
+#define RP_NOTE_LEN 256
 
 enum rp_phase {
 	RP_PHASE_WARMUP,    /* as bandwidth, numbers discarded */
@@ -68,27 +86,44 @@ struct rp_side_stats {
 	uint64_t verify_errors;
 };
 
-struct rp_listener;
-struct rp_stream;
+struct rp_xport_ops;
+
+/** The generic part of every transport's listener, embedded first. */
+struct rp_listener {
+	const struct rp_xport_ops *ops;
+	struct rp_spec spec;
+	struct rp_err err; /* why accept() failed */
+};
+
+/** The generic part of every transport's stream, embedded first. */
+struct rp_stream {
+	const struct rp_xport_ops *ops;
+	struct rp_spec spec;
+	struct rp_err err;	/* why the last call failed */
+	char note[RP_NOTE_LEN]; /* what the user should know; "" if nothing */
+};
 
 struct rp_xport_ops {
 	const char *name;
 	/** Can this transport run on this host? @why gets the reason if not. */
-	int (*probe)(char *why, size_t len);
+	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Server: open a listener for @spec; describe it in @endpoint. */
-	int (*listen)(const struct rp_spec *spec,
+	int (*listen)(const struct rp_xport_ops *self,
+		      const struct rp_spec *spec,
 		      const struct rp_xport_params *p, cJSON *endpoint,
-		      struct rp_listener **out);
-	/** Server: accept one stream that presents @token. */
+		      struct rp_listener **out, struct rp_err *why);
+	/** Server: accept one stream that presents @token; -ETIMEDOUT when
+	 *  none came within @timeout_ms (no reason recorded then). */
 	int (*accept)(struct rp_listener *l, const char *token, int timeout_ms,
 		      struct rp_stream **out);
 	/** Server: close the listener (not the accepted streams); NULL ok. */
 	void (*unlisten)(struct rp_listener *l);
 	/** Client: connect to @host as described by @endpoint. */
-	int (*connect)(const struct rp_spec *spec,
+	int (*connect)(const struct rp_xport_ops *self,
+		       const struct rp_spec *spec,
 		       const struct rp_xport_params *p, const char *host,
 		       const cJSON *endpoint, const char *token, int timeout_ms,
-		       struct rp_stream **out);
+		       struct rp_stream **out, struct rp_err *why);
 	/** Either side: what the peer needs (buffer address, key, ...) and
 	 *  what a report shows (device, MTU, inline size), into @info. */
 	int (*local_info)(struct rp_stream *s, cJSON *info);
@@ -97,7 +132,7 @@ struct rp_xport_ops {
 	/** Server: respond to the client's operations until *@stop is set;
 	 *  count what arrived in @st. Must notice @stop within ~10 ms. */
 	int (*serve)(struct rp_stream *s, enum rp_phase phase,
-		     const volatile int *stop, struct rp_side_stats *st);
+		     const atomic_int *stop, struct rp_side_stats *st);
 	/** Client: one ping-pong round trip (depth 1), busy-polling, giving
 	 *  up with -ETIMEDOUT at @deadline_ns (rp_clock_ns time). */
 	int (*ping)(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
@@ -111,7 +146,29 @@ struct rp_xport_ops {
 	uint64_t (*verify_errors)(struct rp_stream *s);
 	/** Either side: disconnect cleanly and free; NULL ok. */
 	void (*close)(struct rp_stream *s);
+	/** Optional (NULL: 127.0.0.1 serves): an address of this host that
+	 *  reaches the transport's device (of @p->device, if given), for a
+	 *  client and server in one process (--loopback). rdma_cm cannot
+	 *  reach a device through 127.0.0.1. Return: 0, or -ENODEV. */
+	int (*loopback_addr)(const struct rp_xport_params *p, char *buf,
+			     size_t len);
 };
+
+/** rp_stream_init - fill the generic part of a new stream. */
+void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,
+		    const struct rp_spec *spec);
+
+/** rp_listener_init - fill the generic part of a new listener. */
+void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,
+		      const struct rp_spec *spec);
+
+/** rp_stream_fail - record why @s failed (first reason kept); return @err. */
+__attribute__((format(printf, 3, 4))) int
+rp_stream_fail(struct rp_stream *s, int err, const char *fmt, ...);
+
+/** rp_stream_note - append a note for the user to @s's note. */
+__attribute__((format(printf, 2, 3))) void rp_stream_note(struct rp_stream *s,
+							  const char *fmt, ...);
 
 /** rp_xport_find - the transport named @name, or NULL. */
 const struct rp_xport_ops *rp_xport_find(const char *name);
@@ -126,17 +183,11 @@ void rp_payload_fill(uint8_t *buf, size_t len, uint64_t seq);
 /** rp_payload_check - 0 if @buf holds message @seq's pattern, else -EIO. */
 int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq);
 
-/**
- * rp_rdma_local_addr - an IPv4 address of a network device that carries an
- * RDMA port (of @device, or of any device when NULL), for --loopback.
- * Return: 0, or -ENODEV when there is none.
- */
-int rp_rdma_local_addr(const char *device, char *buf, size_t len);
-
-extern const struct rp_xport_ops rp_xport_tcp;
+/* The registry's entries, for xport.c (others use rp_xport_find). */
+extern const struct rp_xport_ops *const rp_xport_tcp;
 #ifdef RP_HAVE_RDMA
-extern const struct rp_xport_ops rp_xport_rdma;
-extern const struct rp_xport_ops rp_xport_rsocket;
+extern const struct rp_xport_ops *const rp_xport_rdma;
+extern const struct rp_xport_ops *const rp_xport_rsocket;
 #endif
 
 #endif

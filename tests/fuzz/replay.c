@@ -3,12 +3,15 @@
  * Replay driver for a libFuzzer target without libFuzzer: runs
  * LLVMFuzzerTestOneInput once on every regular file in the directories (or
  * files) named on the command line, so CTest exercises the target and its
- * seed corpus with any compiler. A crash is the failure; exit 1 only when an
- * input cannot be read.
+ * seed corpus with any compiler. A crash is the failure; so is exit 1, when
+ * an input or a directory cannot be read, or a directory holds no input
+ * (a replay of nothing tests nothing). Names starting with '.' are not
+ * inputs (.gitkeep).
  *
  *   fuzz_proto_replay tests/fuzz/corpus
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -49,28 +52,60 @@ out_fail:
 	return -1;
 }
 
-static int replay_dir(const char *dir, unsigned int *count)
+/* Replay the entry @name of @dir if it is an input: 1 if it was, 0 if it
+ * is no input, -1 on an error. */
+static int replay_entry(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
-	struct dirent *d;
 	struct stat st;
-	DIR *dp = opendir(dir);
-	int ret = 0;
 
-	if (!dp) {
-		perror(dir);
+	if (name[0] == '.')
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path)) {
+		fprintf(stderr, "%s/%s: path too long\n", dir, name);
 		return -1;
 	}
-	while ((d = readdir(dp))) {
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
-			continue;
-		if (replay_file(path))
+	if (stat(path, &st)) {
+		perror(path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	return replay_file(path) ? -1 : 1;
+}
+
+static int replay_dir(const char *dir, unsigned int *count)
+{
+	unsigned int here = 0;
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int ret = 0, n;
+
+	if (!dp) {
+		fprintf(stderr, "%s: cannot open the corpus directory: %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	for (errno = 0; (d = readdir(dp)); errno = 0) {
+		n = replay_entry(dir, d->d_name);
+		if (n < 0)
 			ret = -1;
 		else
-			(*count)++;
+			here += (unsigned int)n;
+	}
+	if (errno) {
+		fprintf(stderr, "%s: %s\n", dir, strerror(errno));
+		ret = -1;
 	}
 	closedir(dp);
+	if (!here) {
+		fprintf(stderr,
+			"%s: no input files (an empty corpus tests nothing)\n",
+			dir);
+		ret = -1;
+	}
+	*count += here;
 	return ret;
 }
 
@@ -93,5 +128,7 @@ int main(int argc, char **argv)
 			count++;
 	}
 	printf("replayed %u inputs\n", count);
+	if (ret)
+		fprintf(stderr, "%s: FAILED\n", argv[0]);
 	return ret ? 1 : 0;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * verbs_smoke: the rdma transport end to end, through its ops table alone,
- * on a real (soft) RDMA device. Meant to run inside tests/vm/rxe-run:
+ * verbs_smoke: the rdma transport end to end, through its ops table alone
+ * (rp_xport_find("rdma") in the project's library), on a real (soft) RDMA
+ * device. Meant to run inside tests/vm/rxe-run (tests/vm/verbs_smoke.sh):
  *
- *   tests/vm/rxe-run --timeout 300 -- /tmp/verbs_smoke [-nR] [-S SIZE]
+ *   tests/vm/rxe-run --timeout 300 -- build/verbs_smoke [-nR] [-S SIZE]
  *                                     [-q DEPTH] [OP...]
  *
  * For every operation, size and depth (1 and 16) it forks a server and a
@@ -12,14 +13,17 @@
  * bandwidth phase (post/poll) with --verify on (-n: off); -S and -q pick one
  * size or depth, OP names pick operations. The phase barriers
  * (start, stop, served) live in a shared page. The first case also presents
- * a wrong token first, which the server must reject, and a wrong device;
- * at the end a client quits while connected (-R: none of these).
+ * a wrong token first, which the server must reject, and a wrong device,
+ * each refused with a reason, and checks the note an MTU rdma_cm cannot
+ * set leaves; at the end a client quits while connected (-R: none of
+ * these). A failure prints the reason the transport recorded.
  *
  * Exit status: 0 all passed, 1 a case failed, 77 no RDMA device.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,39 +36,6 @@
 #include "core/spec.h"
 #include "xport/xport.h"
 
-#ifndef RP_SMOKE_EXTERNAL_PAYLOAD
-/* The pattern of src/xport/xport.c: seq big-endian, then seeded bytes. */
-static uint8_t pattern_byte(uint64_t seq, size_t i)
-{
-	return (uint8_t)((seq * 131u + i * 7u + (i >> 8)) ^ 0x5a);
-}
-
-static uint8_t want_byte(uint64_t seq, size_t i)
-{
-	return i < 8 ? (uint8_t)(seq >> (56 - 8 * i)) : pattern_byte(seq, i);
-}
-
-void rp_payload_fill(uint8_t *buf, size_t len, uint64_t seq)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		buf[i] = want_byte(seq, i);
-}
-
-int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (buf[i] != want_byte(seq, i))
-			return -EIO;
-	return 0;
-}
-#endif
-
-extern const struct rp_xport_ops rp_xport_rdma;
-
 #define TOKEN	       "smoke-0123456789abcdef0123456789ab"
 #define SETUP_MS       15000
 #define WAIT_NS	       (60 * RP_NS_PER_SEC)
@@ -73,24 +44,22 @@ extern const struct rp_xport_ops rp_xport_rdma;
 #define MAX_PINGS      1000
 #define CLOSE_LIMIT_MS 3000
 
-static const struct rp_xport_ops *const xp = &rp_xport_rdma;
+static const struct rp_xport_ops *xp; /* rp_xport_find("rdma") */
 static const char *vm_addr = "10.77.0.1";
 static bool verify = true;
 static uint64_t only_size;  /* -S: run this size alone */
 static uint32_t only_depth; /* -q: run this depth alone */
 static bool extras = true;  /* -R: no token, device and abort tests */
 
-static const char *const op_names[RP_OP__COUNT] = {
-	"write", "read", "send", "write_imm", "fetch_add", "cmp_swap",
-};
-
+/* Between the forked server and client (and read by the parent once it
+ * reaped both); the flags are C11 atomics in a shared mapping. */
 struct shared {
-	volatile int start[RP_PHASE__COUNT];
-	volatile int stop[RP_PHASE__COUNT];
-	volatile int served[RP_PHASE__COUNT]; /* 1 + serve()'s return */
+	atomic_int start[RP_PHASE__COUNT];
+	atomic_int stop[RP_PHASE__COUNT];
+	atomic_int served[RP_PHASE__COUNT]; /* 1 + serve()'s return */
 	struct rp_side_stats st[RP_PHASE__COUNT];
-	volatile uint64_t abort_ns;   /* abort test: when the client quit */
-	volatile double srv_close_ms; /* server: how long close() took */
+	uint64_t abort_ns;   /* abort test: when the client quit */
+	double srv_close_ms; /* server: how long close() took */
 };
 
 /* What the client measured: phase seconds, round trips in microseconds. */
@@ -150,12 +119,12 @@ static cJSON *recv_json(int fd)
 	return o;
 }
 
-static int wait_flag(const volatile int *flag)
+static int wait_flag(const atomic_int *flag)
 {
 	struct timespec ts = { .tv_nsec = 100000 };
 	uint64_t end = rp_clock_ns() + WAIT_NS;
 
-	while (!*flag) {
+	while (!atomic_load(flag)) {
 		if (rp_clock_ns() > end)
 			return -ETIMEDOUT;
 		nanosleep(&ts, NULL);
@@ -203,10 +172,10 @@ static int server_phases(struct smoke_case *c, struct rp_stream *s)
 			return -ETIMEDOUT;
 		ret = xp->serve(s, (enum rp_phase)p, &c->sh->stop[p],
 				&c->sh->st[p]);
-		c->sh->served[p] = 1 + (ret < 0 ? 1 : 0);
+		atomic_store(&c->sh->served[p], 1 + (ret < 0 ? 1 : 0));
 		if (ret < 0) {
 			fprintf(stderr, "server: serve phase %d: %s\n", p,
-				strerror(-ret));
+				rp_err_text(&s->err, ret));
 			return ret;
 		}
 	}
@@ -226,27 +195,47 @@ static int server_exchange(struct smoke_case *c, struct rp_stream *s)
 	if (!ret)
 		ret = peer ? xp->set_peer(s, peer) : -EPROTO;
 	cJSON_Delete(peer);
+	if (ret)
+		fprintf(stderr, "server: exchange: %s\n",
+			rp_err_text(&s->err, ret));
+	return ret;
+}
+
+/* Listen and accept the client; say why not on stderr. */
+static int server_accept(struct smoke_case *c, struct rp_listener **l,
+			 struct rp_stream **s)
+{
+	struct rp_err why = { "" };
+	struct rp_xport_params p;
+	cJSON *ep = cJSON_CreateObject();
+	struct rp_spec sp;
+	int ret;
+
+	fill_spec(c, &sp);
+	fill_params(c, &p, true);
+	ret = ep ? xp->listen(xp, &sp, &p, ep, l, &why) : -ENOMEM;
+	if (ret)
+		fprintf(stderr, "server: listen: %s\n", rp_err_text(&why, ret));
+	if (!ret)
+		ret = send_json(c->s2c[1], ep);
+	cJSON_Delete(ep);
+	if (ret)
+		return ret;
+	ret = xp->accept(*l, TOKEN, SETUP_MS, s);
+	if (ret)
+		fprintf(stderr, "server: accept: %s\n",
+			rp_err_text(&(*l)->err, ret));
 	return ret;
 }
 
 static int server_main(struct smoke_case *c)
 {
-	struct rp_xport_params p;
 	struct rp_listener *l = NULL;
 	struct rp_stream *s = NULL;
-	cJSON *ep = cJSON_CreateObject();
-	struct rp_spec sp;
 	uint64_t t0;
 	int ret;
 
-	fill_spec(c, &sp);
-	fill_params(c, &p, true);
-	ret = xp->listen(&sp, &p, ep, &l);
-	if (!ret)
-		ret = send_json(c->s2c[1], ep);
-	cJSON_Delete(ep);
-	if (!ret)
-		ret = xp->accept(l, TOKEN, SETUP_MS, &s);
+	ret = server_accept(c, &l, &s);
 	if (!ret)
 		ret = server_exchange(c, s);
 	if (!ret)
@@ -326,18 +315,19 @@ static int client_phase(struct smoke_case *c, struct rp_stream *s, int p,
 {
 	int ret;
 
-	c->sh->start[p] = 1;
+	atomic_store(&c->sh->start[p], 1);
 	if (p == RP_PHASE_LATENCY)
 		ret = run_pings(s, c->pings, figure);
 	else
 		ret = run_bw(s, p == RP_PHASE_WARMUP ? c->warm : c->ops,
 			     c->depth, figure);
-	c->sh->stop[p] = 1;
+	atomic_store(&c->sh->stop[p], 1);
 	if (wait_flag(&c->sh->served[p]))
 		return -ETIMEDOUT;
 	if (ret)
-		fprintf(stderr, "client: phase %d: %s\n", p, strerror(-ret));
-	return ret ? ret : c->sh->served[p] == 1 ? 0 : -EIO;
+		fprintf(stderr, "client: phase %d: %s\n", p,
+			rp_err_text(&s->err, ret));
+	return ret ? ret : atomic_load(&c->sh->served[p]) == 1 ? 0 : -EIO;
 }
 
 /* What the server counted must match what the client did. */
@@ -365,58 +355,97 @@ static int check_server(const struct smoke_case *c)
 	return bad ? -EIO : 0;
 }
 
-static int client_reject_test(struct smoke_case *c, const cJSON *ep)
+/* Connect, expecting failure @want (0: any) with a reason naming @word. */
+static int client_refused(struct smoke_case *c, struct rp_xport_params *p,
+			  const cJSON *ep, const char *token, int want,
+			  const char *word)
 {
-	struct rp_xport_params p;
+	struct rp_err why = { "" };
 	struct rp_stream *s = NULL;
 	struct rp_spec sp;
 	int ret;
 
 	fill_spec(c, &sp);
-	fill_params(c, &p, false);
-	fprintf(stderr, "(expect a rejection message next)\n");
-	ret = xp->connect(&sp, &p, vm_addr, ep, "wrong-token", 5000, &s);
+	ret = xp->connect(xp, &sp, p, vm_addr, ep, token, 5000, &s, &why);
 	if (ret == 0) {
-		fprintf(stderr, "client: a wrong token was accepted\n");
+		fprintf(stderr, "client: token %s, device %s: connected\n",
+			token, p->device ? p->device : "(any)");
 		xp->close(s);
 		return -EPERM;
 	}
-	printf("  wrong token refused: %s\n", strerror(-ret));
+	printf("  refused as it should be: %s\n", rp_err_text(&why, ret));
 	fflush(stdout);
-	p.device = "bogus0";
-	fprintf(stderr, "(expect a wrong device message next)\n");
-	ret = xp->connect(&sp, &p, vm_addr, ep, TOKEN, 5000, &s);
-	if (ret != -ENODEV) {
-		fprintf(stderr, "client: device bogus0: %s\n", strerror(-ret));
-		if (!ret)
-			xp->close(s);
+	if ((want && ret != want) || !strstr(why.msg, word)) {
+		fprintf(stderr, "client: want %s and a reason naming %s\n",
+			want ? strerror(-want) : "a failure", word);
 		return -EPERM;
 	}
 	return 0;
 }
 
-/* The first case's client asked for no inline data, device rxe0. */
-static int check_info(const cJSON *info)
+/* A wrong token is rejected by the server; a wrong device is refused. */
+static int client_reject_test(struct smoke_case *c, const cJSON *ep)
+{
+	struct rp_xport_params p;
+	int ret;
+
+	fill_params(c, &p, false);
+	ret = client_refused(c, &p, ep, "wrong-token", 0, "wrong token");
+	if (ret)
+		return ret;
+	p.device = "bogus0";
+	return client_refused(c, &p, ep, TOKEN, -ENODEV, "bogus0");
+}
+
+/* The first case's client asked for no inline data, device rxe0, and an
+ * MTU of 4096 that rdma_cm cannot set: a note, not a failure. */
+static int check_info(const struct rp_stream *s, const cJSON *info)
 {
 	const cJSON *inl = cJSON_GetObjectItemCaseSensitive(info, "max_inline");
 	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(info, "device");
 	char *t = cJSON_PrintUnformatted(info);
 
-	printf("  client local_info %s\n", t ? t : "?");
+	printf("  client local_info %s\n  client note: %s\n", t ? t : "?",
+	       s->note);
 	fflush(stdout);
 	free(t);
 	if (cJSON_IsNumber(inl) && inl->valuedouble == 0 &&
-	    cJSON_IsString(dev) && strcmp(dev->valuestring, "rxe0") == 0)
+	    cJSON_IsString(dev) && strcmp(dev->valuestring, "rxe0") == 0 &&
+	    strstr(s->note, "MTU"))
 		return 0;
-	fprintf(stderr, "client: local_info lacks max_inline 0, device rxe0\n");
+	fprintf(stderr, "client: local_info lacks max_inline 0, device rxe0, "
+			"or the note lacks the MTU\n");
 	return -EPROTO;
+}
+
+/* Swap local_info with the server. */
+static int client_exchange(struct smoke_case *c, struct rp_stream *s)
+{
+	cJSON *mine = cJSON_CreateObject(), *peer = NULL;
+	int ret;
+
+	ret = mine ? xp->local_info(s, mine) : -ENOMEM;
+	if (!ret)
+		ret = send_json(c->c2s[1], mine);
+	if (!ret)
+		ret = (peer = recv_json(c->s2c[0])) ? xp->set_peer(s, peer)
+						    : -EPROTO;
+	if (ret)
+		fprintf(stderr, "client: exchange: %s\n",
+			rp_err_text(&s->err, ret));
+	if (!ret && c->reject_test)
+		ret = check_info(s, mine);
+	cJSON_Delete(mine);
+	cJSON_Delete(peer);
+	return ret;
 }
 
 static int client_connect(struct smoke_case *c, struct rp_stream **s)
 {
+	struct rp_err why = { "" };
 	struct rp_xport_params p;
-	cJSON *ep, *mine = NULL, *peer = NULL;
 	struct rp_spec sp;
+	cJSON *ep;
 	int ret;
 
 	fill_spec(c, &sp);
@@ -424,28 +453,21 @@ static int client_connect(struct smoke_case *c, struct rp_stream **s)
 	if (c->reject_test) {	   /* explicit options, once */
 		p.device = "rxe0"; /* the device rdma_cm picks: accepted */
 		p.inline_bytes = 0;
-		p.mtu = 4096; /* above rxe0's 1024: reported, not fatal */
+		p.mtu = 4096; /* above rxe0's 1024: noted, not fatal */
 	}
 	ep = recv_json(c->s2c[0]);
 	if (!ep)
 		return -EPROTO;
 	ret = c->reject_test ? client_reject_test(c, ep) : 0;
-	if (!ret)
-		ret = xp->connect(&sp, &p, vm_addr, ep, TOKEN, SETUP_MS, s);
+	if (!ret) {
+		ret = xp->connect(xp, &sp, &p, vm_addr, ep, TOKEN, SETUP_MS, s,
+				  &why);
+		if (ret)
+			fprintf(stderr, "client: connect: %s\n",
+				rp_err_text(&why, ret));
+	}
 	cJSON_Delete(ep);
-	if (!ret)
-		ret = (mine = cJSON_CreateObject()) ? xp->local_info(*s, mine)
-						    : -ENOMEM;
-	if (!ret)
-		ret = send_json(c->c2s[1], mine);
-	if (!ret)
-		ret = (peer = recv_json(c->s2c[0])) ? xp->set_peer(*s, peer)
-						    : -EPROTO;
-	if (!ret && c->reject_test)
-		ret = check_info(mine);
-	cJSON_Delete(mine);
-	cJSON_Delete(peer);
-	return ret;
+	return ret ? ret : client_exchange(c, *s);
 }
 
 static void report(const struct smoke_case *c, const double *fig,
@@ -456,7 +478,7 @@ static void report(const struct smoke_case *c, const double *fig,
 	printf("%-9s %7" PRIu64 " B q%-2u %7.0f ops/s %6.2f MB/s | "
 	       "%4" PRIu64 " pings: mean %8.1f us, median %7.1f us | "
 	       "close %3.0f ms\n",
-	       op_names[c->op], c->size, c->depth, bw_ops,
+	       rp_op_name(c->op), c->size, c->depth, bw_ops,
 	       bw_ops * (double)c->size / 1e6, c->pings, fig[FIG_RTT_MEAN],
 	       fig[FIG_RTT_P50], close_ms);
 	fflush(stdout);
@@ -467,8 +489,10 @@ static void client_abort(struct smoke_case *c)
 {
 	int p;
 
-	for (p = 0; p < RP_PHASE__COUNT; p++)
-		c->sh->stop[p] = c->sh->start[p] = 1;
+	for (p = 0; p < RP_PHASE__COUNT; p++) {
+		atomic_store(&c->sh->stop[p], 1);
+		atomic_store(&c->sh->start[p], 1);
+	}
 	c->sh->abort_ns = rp_clock_ns();
 	fflush(NULL);
 	_exit(0);
@@ -503,7 +527,7 @@ static int client_main(struct smoke_case *c)
 		report(c, fig, close_ms);
 	else
 		fprintf(stderr, "client: %s %" PRIu64 " B q%u failed: %s\n",
-			op_names[c->op], c->size, c->depth, strerror(-ret));
+			rp_op_name(c->op), c->size, c->depth, strerror(-ret));
 	return ret ? 1 : 0;
 }
 
@@ -535,6 +559,7 @@ static bool reaped_ok(pid_t pid, const char *who)
 
 static int run_case(struct smoke_case *c)
 {
+	double exit_ms;
 	pid_t srv, cli;
 	bool ok;
 
@@ -550,13 +575,13 @@ static int run_case(struct smoke_case *c)
 	close(c->c2s[0]);
 	close(c->c2s[1]);
 	ok = reaped_ok(cli, "client");
+	exit_ms = ms_since(c->sh->abort_ns);
+	ok = reaped_ok(srv, "server") && ok;
 	if (c->abort_test)
 		printf("%-9s abort after warm-up: client exit took %.0f ms, "
 		       "server close %.0f ms\n",
-		       op_names[c->op], ms_since(c->sh->abort_ns),
-		       c->sh->srv_close_ms);
-	ok = reaped_ok(srv, "server") && ok;
-	if (c->abort_test && ms_since(c->sh->abort_ns) > CLOSE_LIMIT_MS)
+		       rp_op_name(c->op), exit_ms, c->sh->srv_close_ms);
+	if (c->abort_test && exit_ms > CLOSE_LIMIT_MS)
 		ok = false;
 	munmap(c->sh, sizeof(*c->sh));
 	return ok ? 0 : -EIO;
@@ -614,14 +639,14 @@ static int run_abort(enum rp_op op, int *cases)
 /* Probe in a child: librdmacm's state must not be shared by forks. */
 static int probe(void)
 {
-	char why[256] = "";
+	struct rp_err why = { "" };
 	pid_t pid = fork();
 	int st;
 
 	if (pid == 0) {
-		if (xp->probe(why, sizeof(why)) == 0)
+		if (xp->probe(xp, &why) == 0)
 			_exit(0);
-		printf("SKIP: %s\n", why);
+		printf("SKIP: %s\n", why.msg);
 		fflush(stdout);
 		_exit(77);
 	}
@@ -635,7 +660,7 @@ static bool wanted(enum rp_op op, int argc, char **argv)
 	int i;
 
 	for (i = optind; i < argc; i++)
-		if (strcmp(argv[i], op_names[op]) == 0)
+		if (strcmp(argv[i], rp_op_name(op)) == 0)
 			return true;
 	return argc <= optind;
 }
@@ -660,6 +685,11 @@ int main(int argc, char **argv)
 	}
 	if (getenv("RP_VM_ADDR"))
 		vm_addr = getenv("RP_VM_ADDR");
+	xp = rp_xport_find("rdma");
+	if (!xp) {
+		printf("SKIP: built without the rdma transport\n");
+		return 77;
+	}
 	ret = probe();
 	if (ret)
 		return ret;

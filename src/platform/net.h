@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sockets through a table of calls: the kernel's (rp_sock_kernel) or a
+ * stand-in with the same signatures (librdmacm's rsockets). The control
+ * connection and the stream transports open their sockets here, so there is
+ * one listening socket and one connect with a deadline in the project.
+ */
+#ifndef RP_PLATFORM_NET_H
+#define RP_PLATFORM_NET_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+struct rp_sock_calls {
+	int (*socket)(int domain, int type, int protocol);
+	int (*bind)(int fd, const struct sockaddr *addr, socklen_t len);
+	int (*listen)(int fd, int backlog);
+	int (*accept)(int fd, struct sockaddr *addr, socklen_t *len);
+	int (*connect)(int fd, const struct sockaddr *addr, socklen_t len);
+	ssize_t (*send)(int fd, const void *buf, size_t len, int flags);
+	ssize_t (*recv)(int fd, void *buf, size_t len, int flags);
+	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout);
+	int (*close)(int fd);
+	int (*setsockopt)(int fd, int level, int name, const void *val,
+			  socklen_t len);
+	int (*getsockopt)(int fd, int level, int name, void *val,
+			  socklen_t *len);
+	int (*getsockname)(int fd, struct sockaddr *addr, socklen_t *len);
+	int (*fcntl)(int fd, int cmd, ...);
+	/* When nonzero, an idle side sleeps this long instead of waiting in
+	 * poll(): rpoll() can sleep far past its timeout while the peer's
+	 * rsocket sends internal updates, and would miss the stop flag. */
+	unsigned int idle_sleep_us;
+};
+
+/* The kernel's socket calls. */
+extern const struct rp_sock_calls rp_sock_kernel;
+
+/**
+ * rp_net_listen - a socket listening on @host (NULL: every address, IPv6
+ * dual-stack first) and @port (0: an ephemeral one), with SO_REUSEADDR.
+ * Return: 0 and the socket in *@fd, or -errno (-EADDRNOTAVAIL when @host
+ * does not resolve).
+ */
+int rp_net_listen(const struct rp_sock_calls *c, const char *host,
+		  uint16_t port, int backlog, int *fd);
+
+/** rp_net_local_port - the port @fd is bound to, or -errno. */
+int rp_net_local_port(const struct rp_sock_calls *c, int fd);
+
+/**
+ * rp_net_dial - connect to @host:@port, trying each address it resolves to
+ * in turn, before @deadline_ns (rp_clock_ns time). The socket is left
+ * non-blocking.
+ * Return: 0 and the socket in *@fd; -EHOSTUNREACH when @host does not
+ * resolve; else the error of the last address tried.
+ */
+int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
+		uint64_t deadline_ns, int *fd);
+
+/**
+ * rp_net_xfer_all - send (@tx) or receive exactly @len bytes of @buf on
+ * @fd before @deadline_ns, waiting in @c->poll whenever the socket is not
+ * ready (the socket may be blocking or not: every call is MSG_DONTWAIT).
+ * Return: 0; -ECONNRESET when the peer closed before @len bytes came;
+ * -ETIMEDOUT at the deadline; or the socket's -errno.
+ */
+int rp_net_xfer_all(const struct rp_sock_calls *c, int fd, void *buf,
+		    size_t len, bool tx, uint64_t deadline_ns);
+
+/** rp_net_set_nonblock - make @fd non-blocking. Return: 0 or -errno. */
+int rp_net_set_nonblock(const struct rp_sock_calls *c, int fd);
+
+#endif

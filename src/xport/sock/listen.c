@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Server side of a stream transport's setup: listen on an ephemeral port,
+ * accept the connection that presents the test's token. A stray connection
+ * (wrong token, silent, gone) is dropped and accept keeps waiting; every
+ * wait stops at the accept's deadline, also while accept() itself keeps
+ * failing (no descriptor left: EMFILE), when accept backs off and retries.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "platform/wait.h"
+#include "xport/sock/sock.h"
+
+#define LISTEN_BACKLOG	   8
+#define TOKEN_WAIT_NS	   (2 * RP_NS_PER_SEC) /* for a silent connection */
+#define ACCEPT_BACKOFF_MS  10	   /* between accept() calls that failed */
+#define ACCEPT_KEEP_TRYING -EAGAIN /* accept_one: go on waiting */
+
+int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
+		   const struct rp_xport_params *p, cJSON *endpoint,
+		   struct rp_listener **out, struct rp_err *why)
+{
+	const char *host = p ? p->bind : NULL;
+	struct sock_listener *l = calloc(1, sizeof(*l));
+	int err, port;
+
+	if (!l)
+		return rp_errf(why, -ENOMEM, "out of memory for a listener");
+	rp_listener_init(&l->base, self, spec);
+	l->c = sock_calls_of(self);
+	err = rp_net_listen(l->c, host, 0, LISTEN_BACKLOG, &l->fd);
+	if (err) {
+		rp_errf(why, err, "cannot listen on %s: %s",
+			host ? host : "any address", strerror(-err));
+		goto out_free;
+	}
+	port = rp_net_local_port(l->c, l->fd);
+	if (port < 0) {
+		err = rp_errf(why, port, "cannot tell the port listened on: %s",
+			      strerror(-port));
+		goto out_close;
+	}
+	if (!cJSON_AddNumberToObject(endpoint, "port", port)) {
+		err = rp_errf(why, -ENOMEM, "out of memory for the endpoint");
+		goto out_close;
+	}
+	*out = &l->base;
+	return 0;
+out_close:
+	l->c->close(l->fd);
+out_free:
+	free(l);
+	return err;
+}
+
+void rp_sock_unlisten(struct rp_listener *base)
+{
+	struct sock_listener *l;
+
+	if (!base)
+		return;
+	l = sock_listener(base);
+	l->c->close(l->fd);
+	free(l);
+}
+
+/* Read the token a new connection presents; 0 if it matches. A silent
+ * connection gets at most TOKEN_WAIT_NS, and never past @deadline. */
+static int check_token(struct sock_stream *s, const char *token,
+		       uint64_t deadline)
+{
+	uint8_t want[RP_TOKEN_LEN], got[RP_TOKEN_LEN];
+	uint64_t cap = rp_clock_ns() + TOKEN_WAIT_NS;
+	int err;
+
+	rp_sock_token(want, token);
+	err = rp_sock_xfer_all(s, got, sizeof(got), false,
+			       deadline < cap ? deadline : cap);
+	if (err)
+		return err;
+	return memcmp(want, got, sizeof(got)) ? -EACCES : 0;
+}
+
+/* accept() failed with errno @err. A connection that went away before we
+ * took it is no failure; anything else (EMFILE, ENOBUFS) may pass as
+ * other descriptors close: remember it, pause, try again. */
+static void accept_failed(int err, uint64_t deadline, int *failed)
+{
+	int ms = rp_ms_left(deadline);
+	struct timespec pause = { 0 };
+
+	if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR ||
+	    err == ECONNABORTED || err == EPROTO)
+		return;
+	*failed = err;
+	if (ms < 0 || ms > ACCEPT_BACKOFF_MS)
+		ms = ACCEPT_BACKOFF_MS;
+	pause.tv_nsec = (long)ms * (long)RP_NS_PER_MS;
+	nanosleep(&pause, NULL);
+}
+
+/* Take one connection from the backlog. Return: 0 with the stream,
+ * ACCEPT_KEEP_TRYING, or -errno with a reason in @l. */
+static int accept_one(struct sock_listener *l, const char *token,
+		      uint64_t deadline, int *failed, struct sock_stream **out)
+{
+	struct sock_stream *s = NULL;
+	int fd, err;
+
+	fd = l->c->accept(l->fd, NULL, NULL);
+	if (fd < 0) {
+		accept_failed(errno, deadline, failed);
+		return ACCEPT_KEEP_TRYING;
+	}
+	*failed = 0;
+	err = rp_sock_stream_create(l->base.ops, l->c, &l->base.spec, fd, &s);
+	if (err) {
+		l->c->close(fd);
+		return rp_errf(&l->base.err, err,
+			       "cannot set up a data connection: %s",
+			       strerror(-err));
+	}
+	if (check_token(s, token, deadline) == 0) {
+		*out = s;
+		return 0;
+	}
+	/* A stray or slow connection: drop it, keep waiting. */
+	rp_sock_close(&s->base);
+	return ACCEPT_KEEP_TRYING;
+}
+
+int rp_sock_accept(struct rp_listener *base, const char *token, int timeout_ms,
+		   struct rp_stream **out)
+{
+	struct sock_listener *l = sock_listener(base);
+	uint64_t deadline = rp_deadline_ns(timeout_ms);
+	struct sock_stream *s = NULL;
+	int err, failed = 0;
+
+	rp_err_clear(&base->err);
+	do {
+		err = rp_wait_fd(l->c->poll, l->fd, POLLIN, deadline);
+		if (err && err != -ETIMEDOUT)
+			return rp_errf(&base->err, err,
+				       "waiting for a data connection: %s",
+				       strerror(-err));
+		if (!err)
+			err = accept_one(l, token, deadline, &failed, &s);
+	} while (err == ACCEPT_KEEP_TRYING);
+	if (err == -ETIMEDOUT && failed)
+		return rp_errf(&base->err, -failed,
+			       "cannot accept a data connection: %s",
+			       strerror(failed));
+	if (err)
+		return err;
+	*out = &s->base;
+	return 0;
+}

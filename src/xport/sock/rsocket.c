@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rsocket transport: the stream transport driven through librdmacm's
+ * rsocket calls, which carry a byte stream over RDMA (the successor of
+ * SDP). Same semantics as TCP: cumulative acknowledgements, queue depth,
+ * ping-pong. Like rdma, it needs an RDMA netdev's address for --loopback.
+ */
+#include <errno.h>
+
+#include <rdma/rsocket.h>
+
+#include "xport/rdma_addr.h"
+#include "xport/sock/sock.h"
+
+static const struct rp_sock_calls rsocket_calls = {
+	.socket = rsocket,
+	.bind = rbind,
+	.listen = rlisten,
+	.accept = raccept,
+	.connect = rconnect,
+	.send = rsend,
+	.recv = rrecv,
+	.poll = rpoll,
+	.close = rclose,
+	.setsockopt = rsetsockopt,
+	.getsockopt = rgetsockopt,
+	.getsockname = rgetsockname,
+	.fcntl = rfcntl,
+	.idle_sleep_us = 50,
+};
+
+static int rsocket_probe(const struct rp_xport_ops *self, struct rp_err *why)
+{
+	(void)self;
+	if (rp_rdma_device_count() > 0)
+		return 0;
+	return rp_errf(why, -ENODEV,
+		       "no RDMA device found (rsockets run over RDMA); "
+		       "try -x tcp");
+}
+
+static const struct rp_sock_xport rsocket_xport = {
+	.ops = RP_SOCK_OPS("rsocket", rsocket_probe, rp_rdma_loopback_addr),
+	.calls = &rsocket_calls,
+};
+
+const struct rp_xport_ops *const rp_xport_rsocket = &rsocket_xport.ops;

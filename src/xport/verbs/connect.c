@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The client's end: resolve the server's address and route (which picks
+ * the device), set up, and connect presenting the test's token as private
+ * data, all under one deadline.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "xport/verbs/verbs.h"
+
+static int rv_endpoint_port(const cJSON *endpoint, char *port, size_t len,
+			    struct rp_err *e)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(endpoint, "port");
+
+	if (!cJSON_IsNumber(p) || p->valuedouble < 1 ||
+	    p->valuedouble > 65535 || p->valuedouble != (int)p->valuedouble)
+		return rp_errf(e, -EPROTO,
+			       "the server's endpoint has no valid \"port\"");
+	snprintf(port, len, "%d", (int)p->valuedouble);
+	return 0;
+}
+
+/* rdma_cm's timeout for a step that must end by @deadline_ns. */
+static int rv_cm_timeout_ms(uint64_t deadline_ns)
+{
+	int ms = rp_ms_left(deadline_ns);
+
+	return ms < 0 || ms == INT_MAX ? INT_MAX : ms + 1;
+}
+
+static int rv_resolve(struct rv_stream *s, const char *host,
+		      const cJSON *endpoint, uint64_t deadline_ns)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	struct rp_err *e = &s->base.err;
+	char port[8];
+	int ret;
+
+	ret = rv_endpoint_port(endpoint, port, sizeof(port), e);
+	if (ret)
+		return ret;
+	ret = getaddrinfo(host, port, &hints, &ai);
+	if (ret)
+		return rp_errf(e, -EHOSTUNREACH, "cannot resolve %s: %s", host,
+			       gai_strerror(ret));
+	ret = rdma_resolve_addr(s->id, NULL, ai->ai_addr,
+				rv_cm_timeout_ms(deadline_ns));
+	freeaddrinfo(ai);
+	if (ret)
+		return rv_fail(e, "rdma_resolve_addr");
+	ret = rv_expect(s->ch, RDMA_CM_EVENT_ADDR_RESOLVED, deadline_ns,
+			"resolving the server's address", e);
+	if (!ret && rdma_resolve_route(s->id, rv_cm_timeout_ms(deadline_ns)))
+		ret = rv_fail(e, "rdma_resolve_route");
+	if (!ret)
+		ret = rv_expect(s->ch, RDMA_CM_EVENT_ROUTE_RESOLVED,
+				deadline_ns, "resolving the route", e);
+	return ret;
+}
+
+static int rv_client_connect(struct rv_stream *s, const char *token,
+			     uint64_t deadline_ns)
+{
+	struct rdma_conn_param cp = {
+		.private_data = token,
+		.private_data_len = (uint8_t)strlen(token),
+		.responder_resources = s->rd_atom,
+		.initiator_depth = s->init_atom,
+		.retry_count = 7,
+		.rnr_retry_count = 7, /* infinite: wait for the receiver */
+	};
+
+	if (rdma_connect(s->id, &cp))
+		return rv_fail(&s->base.err, "rdma_connect");
+	return rv_established(s, deadline_ns, "connecting");
+}
+
+/* Everything from a new stream to ESTABLISHED; the reason lands in @s. */
+static int rv_connect_stream(struct rv_stream *s, const char *host,
+			     const cJSON *endpoint, const char *token,
+			     uint64_t deadline_ns)
+{
+	int ret = rv_channel_create(&s->ch, &s->base.err);
+
+	if (!ret && rdma_create_id(s->ch, &s->id, s, RDMA_PS_TCP))
+		ret = rv_fail(&s->base.err, "rdma_create_id");
+	if (!ret)
+		ret = rv_resolve(s, host, endpoint, deadline_ns);
+	if (!ret)
+		ret = rv_setup(s);
+	if (!ret)
+		ret = rv_client_connect(s, token, deadline_ns);
+	return ret;
+}
+
+int rv_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
+	       const struct rp_xport_params *p, const char *host,
+	       const cJSON *endpoint, const char *token, int timeout_ms,
+	       struct rp_stream **out, struct rp_err *why)
+{
+	uint64_t deadline = rp_deadline_ns(timeout_ms);
+	struct rv_stream *s;
+	struct rv_opts o;
+	int ret;
+
+	if (!token || strlen(token) > RV_TOKEN_MAX || !host)
+		return rp_errf(why, -EINVAL,
+			       "no host, no token, or one over %d bytes",
+			       RV_TOKEN_MAX);
+	ret = rv_check_spec(spec, why);
+	if (ret)
+		return ret;
+	rv_opts_init(&o, p);
+	ret = rv_stream_new(self, spec, &o, false, &s);
+	if (ret)
+		return rp_errf(why, ret, "out of memory");
+	ret = rv_connect_stream(s, host, endpoint, token, deadline);
+	if (ret) { /* the stream goes: its reason goes to @why */
+		rp_errf(why, ret, "%s", rp_err_text(&s->base.err, ret));
+		rv_close(&s->base);
+		return ret;
+	}
+	*out = &s->base;
+	return 0;
+}

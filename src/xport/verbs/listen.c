@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The server's end: an rdma_cm listener on port 0 (the endpoint tells the
+ * client which port it got); a connection request that presents the
+ * test's token becomes a stream, any other is rejected.
+ *
+ *   CONNECT_REQUEST (token) -> migrate the id to a channel of its own,
+ *   set up, post receives, rdma_accept -> ESTABLISHED
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "xport/verbs/verbs.h"
+
+static int rv_bind(struct rdma_cm_id *id, const char *addr, struct rp_err *e)
+{
+	struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
+				  .ai_socktype = SOCK_STREAM };
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	struct addrinfo *ai = NULL;
+	int ret;
+
+	if (!addr)
+		return rdma_bind_addr(id, (struct sockaddr *)&any)
+			       ? rv_fail(e, "rdma_bind_addr")
+			       : 0;
+	ret = getaddrinfo(addr, "0", &hints, &ai);
+	if (ret)
+		return rp_errf(e, -EADDRNOTAVAIL, "cannot resolve %s: %s", addr,
+			       gai_strerror(ret));
+	ret = rdma_bind_addr(id, ai->ai_addr) ? rv_neg(errno) : 0;
+	if (ret)
+		rp_errf(e, ret, "cannot listen on %s: %s", addr,
+			strerror(-ret));
+	freeaddrinfo(ai);
+	return ret;
+}
+
+/* Bind @l's id, listen, and put the port it got into @endpoint. */
+static int rv_listen_on(struct rv_listener *l, const char *addr,
+			cJSON *endpoint, struct rp_err *why)
+{
+	int ret = rv_bind(l->id, addr, why);
+
+	if (ret)
+		return ret;
+	if (rdma_listen(l->id, 16))
+		return rv_fail(why, "rdma_listen");
+	if (!cJSON_AddNumberToObject(endpoint, "port",
+				     ntohs(rdma_get_src_port(l->id))))
+		return rp_errf(why, -ENOMEM, "out of memory");
+	return 0;
+}
+
+int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
+	      const struct rp_xport_params *p, cJSON *endpoint,
+	      struct rp_listener **out, struct rp_err *why)
+{
+	struct rv_listener *l;
+	int ret = rv_check_spec(spec, why);
+
+	if (ret)
+		return ret;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return rp_errf(why, -ENOMEM, "out of memory");
+	rp_listener_init(&l->base, self, spec);
+	rv_opts_init(&l->opts, p);
+	ret = rv_channel_create(&l->ch, why);
+	if (ret)
+		goto out_free;
+	if (rdma_create_id(l->ch, &l->id, l, RDMA_PS_TCP)) {
+		ret = rv_fail(why, "rdma_create_id");
+		goto out_channel;
+	}
+	ret = rv_listen_on(l, p ? p->bind : NULL, endpoint, why);
+	if (ret)
+		goto out_id;
+	*out = &l->base;
+	return 0;
+out_id:
+	rdma_destroy_id(l->id);
+out_channel:
+	rdma_destroy_event_channel(l->ch);
+out_free:
+	free(l);
+	return ret;
+}
+
+void rv_unlisten(struct rp_listener *bl)
+{
+	struct rv_listener *l;
+
+	if (!bl)
+		return;
+	l = rv_listener_of(bl);
+	rdma_destroy_id(l->id);
+	rdma_destroy_event_channel(l->ch);
+	free(l);
+}
+
+static bool rv_token_ok(const struct rdma_cm_event *ev, const char *token)
+{
+	const char *pd = ev->param.conn.private_data;
+	size_t len = ev->param.conn.private_data_len, tlen = strlen(token);
+
+	if (!pd || len < tlen || memcmp(pd, token, tlen) != 0)
+		return false;
+	return len == tlen || pd[tlen] == '\0';
+}
+
+static uint8_t rv_min_u8(uint8_t a, uint8_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Accept @s's connection request (its id) on a channel of its own. */
+static int rv_server_connect(struct rv_stream *s,
+			     const struct rdma_conn_param *req,
+			     uint64_t deadline_ns)
+{
+	struct rdma_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+	int ret;
+
+	ret = rv_channel_create(&s->ch, &s->base.err);
+	if (!ret && rdma_migrate_id(s->id, s->ch))
+		ret = rv_fail(&s->base.err, "rdma_migrate_id");
+	if (!ret)
+		ret = rv_setup(s);
+	if (!ret && s->op->receives)
+		ret = rv_post_recvs(s);
+	if (ret) {
+		rdma_reject(s->id, NULL, 0);
+		return ret;
+	}
+	cp.responder_resources = rv_min_u8(req->initiator_depth, s->rd_atom);
+	cp.initiator_depth = rv_min_u8(req->responder_resources, s->init_atom);
+	if (rdma_accept(s->id, &cp))
+		return rv_fail(&s->base.err, "rdma_accept");
+	return rv_established(s, deadline_ns, "accept");
+}
+
+/* Take the connection request @ev (its token checked) as a new stream.
+ * The handshake gets a deadline of its own: callers accept in short slices
+ * (to watch their control connection), and a client whose request is in
+ * hand must not be dropped because setting up its memory took a while. A
+ * handshake that times out is -ECONNABORTED, not "nobody came yet". */
+static int rv_take_request(struct rv_listener *l, struct rdma_cm_event *ev,
+			   struct rp_stream **out)
+{
+	uint64_t deadline_ns = rp_deadline_ns(RV_HANDSHAKE_MS);
+	struct rdma_conn_param req = ev->param.conn;
+	struct rdma_cm_id *id = ev->id;
+	struct rv_stream *s;
+	int ret;
+
+	rdma_ack_cm_event(ev);
+	ret = rv_stream_new(l->base.ops, &l->base.spec, &l->opts, true, &s);
+	if (ret) {
+		rdma_reject(id, NULL, 0);
+		rdma_destroy_id(id);
+		return rp_errf(&l->base.err, ret, "out of memory");
+	}
+	s->id = id;
+	id->context = s;
+	ret = rv_server_connect(s, &req, deadline_ns);
+	if (ret) {
+		ret = ret == -ETIMEDOUT ? -ECONNABORTED : ret;
+		rp_errf(&l->base.err, ret, "%s",
+			rp_err_text(&s->base.err, ret));
+		rv_close(&s->base);
+		return ret;
+	}
+	*out = &s->base;
+	return 0;
+}
+
+int rv_accept(struct rp_listener *bl, const char *token, int timeout_ms,
+	      struct rp_stream **out)
+{
+	struct rv_listener *l = rv_listener_of(bl);
+	uint64_t deadline = rp_deadline_ns(timeout_ms);
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	int ret;
+
+	rp_err_clear(&bl->err);
+	if (!token || strlen(token) > RV_TOKEN_MAX)
+		return rp_errf(&bl->err, -EINVAL,
+			       "no token, or one over %d bytes", RV_TOKEN_MAX);
+	for (;;) {
+		ret = rv_get_event(l->ch, deadline, &ev);
+		if (ret == -ETIMEDOUT) /* callers poll in slices */
+			return ret;
+		if (ret)
+			return rp_errf(&bl->err, ret, "rdma_get_cm_event: %s",
+				       strerror(-ret));
+		if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
+			rdma_ack_cm_event(ev);
+			continue;
+		}
+		if (rv_token_ok(ev, token))
+			return rv_take_request(l, ev, out);
+		id = ev->id;
+		rdma_reject(id, NULL, 0);
+		rdma_ack_cm_event(ev);
+		rdma_destroy_id(id);
+	}
+}

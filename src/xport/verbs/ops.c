@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The tables: what the transport does for each operation (rv_ops, the one
+ * place that tells the operations apart), and the transport's ops table.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "xport/rdma_addr.h"
+#include "xport/verbs/verbs.h"
+
+#define RV_LW IBV_ACCESS_LOCAL_WRITE
+
+/*
+ * Access is the least each side needs (DESIGN.md, "Failure and safety"):
+ * a client registers remote write only where latency echoes land in it.
+ * The client's slots are at least two (slot 1 takes the echoes); it reaches
+ * the server's depth slots, the server's echo reaches the client's slot 1.
+ */
+const struct rv_op_info rv_ops[RP_OP__COUNT] = {
+	[RP_OP_WRITE] = {
+		.opcode = IBV_WR_RDMA_WRITE,
+		.verify_opcode = IBV_WR_RDMA_WRITE,
+		.can_inline = true,
+		.server = { .access = RV_LW | IBV_ACCESS_REMOTE_WRITE,
+			.slots = RV_SPAN_DEPTH,
+			.peer_need = RV_SPAN_ECHO },
+		.client = { .access = RV_LW | IBV_ACCESS_REMOTE_WRITE,
+			.slots = RV_SPAN_DEPTH2,
+			.peer_need = RV_SPAN_DEPTH },
+		.prep = rv_prep_fill,
+		.ping = rv_ping_write,
+		.serve = rv_serve_write,
+		.check_done = rv_done_nothing,
+	},
+	[RP_OP_READ] = {
+		.opcode = IBV_WR_RDMA_READ,
+		.verify_opcode = IBV_WR_RDMA_READ,
+		.prefill = true,
+		.server = { .access = RV_LW | IBV_ACCESS_REMOTE_READ,
+			.slots = RV_SPAN_DEPTH,
+			.peer_need = RV_SPAN_NONE },
+		.client = { .access = RV_LW,
+			.slots = RV_SPAN_DEPTH2,
+			.peer_need = RV_SPAN_DEPTH },
+		.prep = rv_prep_read,
+		.ping = rv_ping_once,
+		.serve = rv_serve_idle,
+		.check_done = rv_done_read,
+	},
+	[RP_OP_SEND] = {
+		.opcode = IBV_WR_SEND,
+		/* the immediate tells the server seq */
+		.verify_opcode = IBV_WR_SEND_WITH_IMM,
+		.receives = true,
+		.recv_data = true,
+		.can_inline = true,
+		.server = { .access = RV_LW,
+			.slots = RV_SPAN_RECVS,
+			.peer_need = RV_SPAN_NONE },
+		.client = { .access = RV_LW,
+			.slots = RV_SPAN_DEPTH2,
+			.peer_need = RV_SPAN_NONE },
+		.prep = rv_prep_fill,
+		.ping = rv_ping_echo,
+		.serve = rv_serve_recv,
+		.check_done = rv_done_nothing,
+		.check_recv = rv_recv_send_ok,
+	},
+	[RP_OP_WRITE_IMM] = {
+		.opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+		.verify_opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+		.receives = true,
+		.can_inline = true,
+		.server = { .access = RV_LW | IBV_ACCESS_REMOTE_WRITE,
+			.slots = RV_SPAN_DEPTH,
+			.peer_need = RV_SPAN_ECHO },
+		.client = { .access = RV_LW | IBV_ACCESS_REMOTE_WRITE,
+			.slots = RV_SPAN_DEPTH2,
+			.peer_need = RV_SPAN_DEPTH },
+		.prep = rv_prep_fill,
+		.ping = rv_ping_echo,
+		.serve = rv_serve_recv,
+		.check_done = rv_done_nothing,
+		.check_recv = rv_recv_imm_ok,
+	},
+	[RP_OP_FETCH_ADD] = {
+		.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		.verify_opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		.server = { .access = RV_LW | IBV_ACCESS_REMOTE_ATOMIC,
+			.slots = RV_SPAN_DEPTH,
+			.peer_need = RV_SPAN_NONE },
+		.client = { .access = RV_LW,
+			.slots = RV_SPAN_DEPTH2,
+			.peer_need = RV_SPAN_DEPTH },
+		.prep = rv_prep_nothing,
+		.ping = rv_ping_once,
+		.serve = rv_serve_idle,
+		.check_done = rv_done_fetch_add,
+	},
+	[RP_OP_CMP_SWAP] = {
+		.opcode = IBV_WR_ATOMIC_CMP_AND_SWP,
+		.verify_opcode = IBV_WR_ATOMIC_CMP_AND_SWP,
+		.server = { .access = RV_LW | IBV_ACCESS_REMOTE_ATOMIC,
+			.slots = RV_SPAN_DEPTH,
+			.peer_need = RV_SPAN_NONE },
+		.client = { .access = RV_LW,
+			.slots = RV_SPAN_DEPTH2,
+			.peer_need = RV_SPAN_DEPTH },
+		.prep = rv_prep_cmp_swap,
+		.ping = rv_ping_once,
+		.serve = rv_serve_idle,
+		.check_done = rv_done_cmp_swap,
+	},
+};
+
+static int rv_probe(const struct rp_xport_ops *self, struct rp_err *why)
+{
+	struct rdma_event_channel *ch;
+
+	(void)self;
+	if (rp_rdma_device_count() <= 0)
+		return rp_errf(why, -ENODEV,
+			       "no RDMA device found (ibv_get_device_list "
+			       "returned none); try -x tcp");
+	ch = rdma_create_event_channel();
+	if (!ch)
+		return rp_errf(why, -ENODEV,
+			       "rdma_cm is not available (%s): load rdma_ucm, "
+			       "or try -x tcp",
+			       strerror(errno));
+	rdma_destroy_event_channel(ch);
+	return 0;
+}
+
+static int rv_ping(struct rp_stream *bs, uint64_t seq, uint64_t deadline_ns)
+{
+	struct rv_stream *s = rv_of(bs);
+
+	return s->op->ping(s, seq, deadline_ns);
+}
+
+static int rv_serve(struct rp_stream *bs, enum rp_phase phase,
+		    const atomic_int *stop, struct rp_side_stats *st)
+{
+	struct rv_stream *s = rv_of(bs);
+
+	return s->op->serve(s, phase, stop, st);
+}
+
+static uint64_t rv_verify_errors(struct rp_stream *bs)
+{
+	return rv_of(bs)->verify_errors;
+}
+
+static const struct rp_xport_ops rv_xport_ops = {
+	.name = "rdma",
+	.probe = rv_probe,
+	.listen = rv_listen,
+	.accept = rv_accept,
+	.unlisten = rv_unlisten,
+	.connect = rv_connect,
+	.local_info = rv_local_info,
+	.set_peer = rv_set_peer,
+	.serve = rv_serve,
+	.ping = rv_ping,
+	.post = rv_post,
+	.poll = rv_poll,
+	.verify_errors = rv_verify_errors,
+	.close = rv_close,
+	.loopback_addr = rp_rdma_loopback_addr,
+};
+
+const struct rp_xport_ops *const rp_xport_rdma = &rv_xport_ops;

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the two sides swap once connected: where this side's buffer is and
+ * its key (addr as a decimal string: a double cannot hold every address),
+ * and what a report shows (device, port, MTU, inline size, GID index).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "core/json.h"
+#include "xport/verbs/verbs.h"
+
+static bool rv_add_num(cJSON *o, const char *name, double v)
+{
+	return cJSON_AddNumberToObject(o, name, v) != NULL;
+}
+
+int rv_local_info(struct rp_stream *bs, cJSON *info)
+{
+	struct rv_stream *s = rv_of(bs);
+	char addr[24];
+	bool ok;
+
+	snprintf(addr, sizeof(addr), "%" PRIu64, (uint64_t)(uintptr_t)s->buf);
+	ok = cJSON_AddStringToObject(info, "addr", addr) &&
+	     rv_add_num(info, "rkey", s->mr->rkey) &&
+	     rv_add_num(info, "len", (double)s->buf_len) &&
+	     cJSON_AddStringToObject(
+		     info, "device",
+		     ibv_get_device_name(s->id->verbs->device)) &&
+	     rv_add_num(info, "port", s->id->port_num) &&
+	     rv_add_num(info, "mtu", s->mtu_bytes) &&
+	     rv_add_num(info, "max_inline", s->inline_max);
+	if (ok && s->gid_index >= 0)
+		ok = rv_add_num(info, "gid_index", s->gid_index);
+	return ok ? 0 : rp_stream_fail(bs, -ENOMEM, "out of memory");
+}
+
+/* Aim the work requests at the peer's buffer: the client's slot i at the
+ * server's slot i; the server's echo at the client's slot 1. */
+static void rv_set_remote(struct rv_stream *s)
+{
+	uint32_t i, n = s->server ? 1 : s->depth;
+	uint64_t base = s->peer_addr + (s->server ? s->size : 0);
+	struct ibv_send_wr *w;
+
+	for (i = 0; i < n; i++) {
+		w = &s->wr[i];
+		if (rp_op_is_atomic(s->base.spec.op)) {
+			w->wr.atomic.remote_addr = base + i * s->size;
+			w->wr.atomic.rkey = s->peer_rkey;
+			w->wr.atomic.compare_add = 1; /* fetch_add: add 1 */
+		} else {
+			w->wr.rdma.remote_addr = base + i * s->size;
+			w->wr.rdma.rkey = s->peer_rkey;
+		}
+	}
+}
+
+int rv_set_peer(struct rp_stream *bs, const cJSON *info)
+{
+	struct rv_stream *s = rv_of(bs);
+	uint64_t addr, len, rkey, need;
+
+	if (rp_json_u64(info, "addr", UINT64_MAX, &addr) ||
+	    rp_json_u64(info, "rkey", UINT32_MAX, &rkey) ||
+	    rp_json_u64(info, "len", UINT64_MAX, &len))
+		return rp_stream_fail(bs, -EPROTO,
+				      "the peer's addr, rkey or len is "
+				      "missing or malformed");
+	need = rv_span_slots(s, rv_side(s)->peer_need) * s->size;
+	if (len < need)
+		return rp_stream_fail(bs, -EPROTO,
+				      "the peer's buffer has %" PRIu64
+				      " bytes, the test needs %" PRIu64,
+				      len, need);
+	s->peer_addr = addr;
+	s->peer_rkey = (uint32_t)rkey;
+	s->peer_len = len;
+	rv_set_remote(s);
+	return 0;
+}

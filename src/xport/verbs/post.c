@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The client's throughput path: post a chain of prepared work requests,
+ * reap completions in posting order. No allocation, no system call beyond
+ * the provider's own.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include "xport/verbs/verbs.h"
+
+/* Ready slot @slot's work request for operation @seq. */
+struct ibv_send_wr *rv_prep(struct rv_stream *s, uint32_t slot, uint64_t seq)
+{
+	struct ibv_send_wr *w = &s->wr[slot];
+
+	w->wr_id = seq;
+	w->next = NULL;
+	w->imm_data = htobe32((uint32_t)seq);
+	s->op->prep(s, w, slot, seq);
+	return w;
+}
+
+/* Write, send, write_imm: under --verify the message carries its pattern. */
+void rv_prep_fill(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		  uint64_t seq)
+{
+	(void)w;
+	if (s->base.spec.verify)
+		rp_payload_fill(s->buf + slot * s->size, s->size, seq);
+}
+
+/* Read, --verify: clear the header, so that a read that lands nothing
+ * fails the check. */
+void rv_prep_read(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		  uint64_t seq)
+{
+	(void)w;
+	(void)seq;
+	if (s->base.spec.verify)
+		memset(s->buf + slot * s->size, 0, s->size < 8 ? s->size : 8);
+}
+
+/* Fetch_add: adds 1 (rv_set_remote), nothing to prepare. */
+void rv_prep_nothing(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		     uint64_t seq)
+{
+	(void)s;
+	(void)w;
+	(void)slot;
+	(void)seq;
+}
+
+/* Cmp_swap: swap the value due in the slot for the next one. */
+void rv_prep_cmp_swap(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		      uint64_t seq)
+{
+	(void)seq;
+	w->wr.atomic.compare_add = s->atom_next[slot];
+	w->wr.atomic.swap = s->atom_next[slot] + 1;
+}
+
+int rv_post_send(struct rv_stream *s, struct ibv_send_wr *w)
+{
+	struct ibv_send_wr *bad;
+	int ret = ibv_post_send(s->qp, w, &bad);
+
+	return ret ? rv_call_failed(s, "ibv_post_send", ret) : 0;
+}
+
+int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count)
+{
+	struct rv_stream *s = rv_of(bs);
+	struct ibv_send_wr *first, *prev;
+	uint32_t i;
+
+	if (!count)
+		return 0;
+	if (count > s->depth)
+		return rp_stream_fail(bs, -EINVAL,
+				      "%u operations posted at queue depth %u",
+				      count, s->depth);
+	first = prev = rv_prep(s, (uint32_t)(seq % s->depth), seq);
+	for (i = 1; i < count; i++) {
+		prev->next =
+			rv_prep(s, (uint32_t)((seq + i) % s->depth), seq + i);
+		prev = prev->next;
+	}
+	return rv_post_send(s, first);
+}
+
+int rv_poll(struct rp_stream *bs)
+{
+	struct rv_stream *s = rv_of(bs);
+	struct ibv_wc wc[RV_BATCH];
+	int n, i;
+
+	n = ibv_poll_cq(s->scq, RV_BATCH, wc);
+	if (n < 0)
+		return rv_cq_failed(s);
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return rv_wc_failed(s, &wc[i]);
+		s->op->check_done(s, (uint32_t)(wc[i].wr_id % s->depth));
+	}
+	return n;
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Everything that needs the device, after the route and before the
+ * connection: the device and port asked for, its limits, the protection
+ * domain, completion queues, queue pair and the one registered buffer.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "xport/verbs/verbs.h"
+
+static int rv_check_device(struct rv_stream *s)
+{
+	const char *name = ibv_get_device_name(s->id->verbs->device);
+
+	if (s->opts.device[0] && strcmp(s->opts.device, name) != 0)
+		return rp_stream_fail(
+			&s->base, -ENODEV,
+			"rdma_cm resolved the address to device %s, but device "
+			"%s was asked for: use an address of %s",
+			name, s->opts.device, s->opts.device);
+	if (s->opts.ib_port && s->opts.ib_port != s->id->port_num)
+		return rp_stream_fail(
+			&s->base, -ENODEV,
+			"rdma_cm resolved the address to %s port %u, but port "
+			"%d was asked for",
+			name, s->id->port_num, s->opts.ib_port);
+	return 0;
+}
+
+/* The server keeps enough receives posted that a sender does not run into
+ * "receiver not ready" while the server is off the CPU for a moment. */
+static uint32_t rv_server_recvs(const struct rv_stream *s, uint32_t max_wr)
+{
+	uint64_t n = (uint64_t)s->depth + RV_RECV_MARGIN;
+	uint64_t more = RV_RECV_BYTES / s->size;
+
+	if (more > RV_RECV_MAX)
+		more = RV_RECV_MAX;
+	if (more > n)
+		n = more;
+	return (uint32_t)(n > max_wr ? max_wr : n);
+}
+
+static void rv_queue_sizes(struct rv_stream *s, uint32_t max_wr)
+{
+	bool recv = s->op->receives;
+
+	if (s->server) {
+		s->sq_size = RV_SERVER_SQ;
+		s->nrecv = recv ? rv_server_recvs(s, max_wr) : 1;
+	} else {
+		/* room for the unsignaled pings of the latency phase, which
+		 * may hold their slots until the next completion is reaped */
+		s->sq_size = s->depth + RV_PING_SIGNAL;
+		s->nrecv = recv ? RV_CLIENT_RQ : 1;
+	}
+}
+
+static uint8_t rv_min_atom(int dev)
+{
+	return (uint8_t)(dev < RV_RD_ATOMIC_MAX ? dev : RV_RD_ATOMIC_MAX);
+}
+
+static int rv_query_limits(struct rv_stream *s)
+{
+	struct ibv_device_attr a;
+	int ret = ibv_query_device(s->id->verbs, &a);
+
+	if (ret)
+		return rv_call_failed(s, "ibv_query_device", ret);
+	if (rp_op_is_atomic(s->base.spec.op) && a.atomic_cap == IBV_ATOMIC_NONE)
+		return rp_stream_fail(
+			&s->base, -EOPNOTSUPP,
+			"device %s has no atomic operations",
+			ibv_get_device_name(s->id->verbs->device));
+	rv_queue_sizes(s, (uint32_t)a.max_qp_wr);
+	if (s->sq_size > (uint32_t)a.max_qp_wr ||
+	    (s->server && s->op->receives && s->nrecv < s->depth) ||
+	    s->sq_size + 1 > (uint32_t)a.max_cqe ||
+	    s->nrecv + 1 > (uint32_t)a.max_cqe)
+		return rp_stream_fail(&s->base, -EINVAL,
+				      "queue depth %u exceeds the device's "
+				      "limits (%d work requests, %d "
+				      "completions)",
+				      s->depth, a.max_qp_wr, a.max_cqe);
+	s->rd_atom = rv_min_atom(a.max_qp_rd_atom);
+	s->init_atom = rv_min_atom(a.max_qp_init_rd_atom);
+	return 0;
+}
+
+static int rv_create_cqs(struct rv_stream *s)
+{
+	s->scq =
+		ibv_create_cq(s->id->verbs, (int)s->sq_size + 1, NULL, NULL, 0);
+	if (!s->scq)
+		return rv_fail(&s->base.err, "ibv_create_cq (send)");
+	s->rcq = ibv_create_cq(s->id->verbs, (int)s->nrecv + 1, NULL, NULL, 0);
+	if (!s->rcq)
+		return rv_fail(&s->base.err, "ibv_create_cq (receive)");
+	return 0;
+}
+
+/* Automatic inline: ask for RV_INLINE_AUTO, take less if refused. */
+static int rv_create_qp(struct rv_stream *s)
+{
+	bool autoinl = s->opts.inline_bytes < 0;
+	uint32_t want =
+		autoinl ? RV_INLINE_AUTO : (uint32_t)s->opts.inline_bytes;
+	struct ibv_qp_init_attr a;
+
+	for (;;) {
+		memset(&a, 0, sizeof(a));
+		a.send_cq = s->scq;
+		a.recv_cq = s->rcq;
+		a.qp_type = IBV_QPT_RC;
+		a.cap.max_send_wr = s->sq_size;
+		a.cap.max_recv_wr = s->nrecv;
+		a.cap.max_send_sge = 1;
+		a.cap.max_recv_sge = 1;
+		a.cap.max_inline_data = want;
+		if (rdma_create_qp(s->id, s->pd, &a) == 0)
+			break;
+		if (!autoinl || !want)
+			return rv_fail(&s->base.err, "rdma_create_qp");
+		want = want > 32 ? want / 2 : 0;
+	}
+	s->qp = s->id->qp;
+	s->inline_max = a.cap.max_inline_data;
+	if (!autoinl && s->inline_max > want)
+		s->inline_max = want;
+	return 0;
+}
+
+uint64_t rv_span_slots(const struct rv_stream *s, enum rv_span span)
+{
+	const uint64_t slots[] = {
+		[RV_SPAN_NONE] = 0,
+		[RV_SPAN_ECHO] = 2,
+		[RV_SPAN_DEPTH] = s->depth,
+		[RV_SPAN_DEPTH2] = s->depth > 2 ? s->depth : 2,
+		[RV_SPAN_RECVS] = s->nrecv,
+	};
+
+	return slots[span];
+}
+
+/* The buffer, with the least access the test needs (DESIGN.md, "Failure
+ * and safety"): page-aligned and zeroed. */
+static int rv_create_buffer(struct rv_stream *s)
+{
+	const struct rv_side *side = rv_side(s);
+	void *p;
+	size_t i;
+
+	s->buf_len = rv_span_slots(s, side->slots) * s->size;
+	p = mmap(NULL, s->buf_len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return rv_fail(&s->base.err, "mmap of the message buffer");
+	s->buf = p;
+	s->mr = ibv_reg_mr(s->pd, s->buf, s->buf_len, side->access);
+	if (!s->mr)
+		return rv_fail(&s->base.err,
+			       "ibv_reg_mr (is ulimit -l large enough?)");
+	if (s->server && s->op->prefill && s->base.spec.verify)
+		for (i = 0; i < s->depth; i++)
+			rp_payload_fill(s->buf + i * s->size, s->size, i);
+	return 0;
+}
+
+int rv_setup(struct rv_stream *s)
+{
+	int ret;
+
+	ret = rv_check_device(s);
+	if (!ret)
+		ret = rv_query_limits(s);
+	if (ret)
+		return ret;
+	s->pd = ibv_alloc_pd(s->id->verbs);
+	if (!s->pd)
+		return rv_fail(&s->base.err, "ibv_alloc_pd");
+	ret = rv_create_cqs(s);
+	if (!ret)
+		ret = rv_create_qp(s);
+	if (!ret)
+		ret = rv_create_buffer(s);
+	if (!ret)
+		ret = rv_build_wrs(s);
+	return ret;
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A stream's life: created for a validated spec, connected (what the
+ * connection got is noted), disconnected and freed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "xport/verbs/verbs.h"
+
+void rv_opts_init(struct rv_opts *o, const struct rp_xport_params *p)
+{
+	memset(o, 0, sizeof(*o));
+	o->gid_index = -1;
+	o->inline_bytes = -1;
+	if (!p)
+		return;
+	if (p->device)
+		snprintf(o->device, sizeof(o->device), "%s", p->device);
+	o->ib_port = p->ib_port;
+	o->gid_index = p->gid_index;
+	o->inline_bytes = p->inline_bytes;
+	o->mtu = p->mtu;
+}
+
+/* The spec's limits bound what this side allocates. */
+int rv_check_spec(const struct rp_spec *spec, struct rp_err *why)
+{
+	char text[RP_ERR_LEN];
+	int ret = rp_spec_validate(spec, text, sizeof(text));
+
+	return ret ? rp_errf(why, ret, "invalid test: %s", text) : 0;
+}
+
+/* A stream for @spec (validated: its op indexes rv_ops). */
+int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,
+		  const struct rv_opts *o, bool server, struct rv_stream **out)
+{
+	struct rv_stream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	rp_stream_init(&s->base, ops, spec);
+	s->op = &rv_ops[spec->op];
+	s->opts = *o;
+	s->server = server;
+	s->size = spec->size_bytes;
+	s->depth = spec->queue_depth;
+	s->gid_index = -1;
+	*out = s;
+	return 0;
+}
+
+static void rv_free_verbs(struct rv_stream *s)
+{
+	if (s->qp)
+		rdma_destroy_qp(s->id);
+	if (s->mr)
+		ibv_dereg_mr(s->mr);
+	if (s->buf)
+		munmap(s->buf, s->buf_len);
+	if (s->scq)
+		ibv_destroy_cq(s->scq);
+	if (s->rcq)
+		ibv_destroy_cq(s->rcq);
+	if (s->pd)
+		ibv_dealloc_pd(s->pd);
+}
+
+/* Free whatever @s holds; the verbs objects go before the id (its device). */
+void rv_stream_free(struct rv_stream *s)
+{
+	rv_free_verbs(s);
+	if (s->id)
+		rdma_destroy_id(s->id);
+	if (s->ch)
+		rdma_destroy_event_channel(s->ch);
+	free(s->wr);
+	free(s->sge);
+	free(s->rwr);
+	free(s->rsge);
+	free(s->atom_next);
+	free(s);
+}
+
+void rv_close(struct rp_stream *bs)
+{
+	struct rv_stream *s;
+
+	if (!bs)
+		return;
+	s = rv_of(bs);
+	if (s->connected)
+		rv_disconnect(s);
+	rv_stream_free(s);
+}
+
+static int rv_mtu_bytes(enum ibv_mtu m)
+{
+	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
+}
+
+/* rdma_cm leaves the receiver's RNR timer at 0, which makes a sender wait
+ * 655 ms after each "receiver not ready"; RTS -> RTS may change it. */
+static void rv_set_rnr_timer(struct rv_stream *s)
+{
+	struct ibv_qp_attr qa = { .min_rnr_timer = RV_MIN_RNR_TIMER };
+	int ret;
+
+	if (!s->op->receives)
+		return;
+	ret = ibv_modify_qp(s->qp, &qa, IBV_QP_MIN_RNR_TIMER);
+	if (ret)
+		rp_stream_note(&s->base,
+			       "cannot shorten the RNR timer (%s): a receiver "
+			       "that falls behind stalls its sender for 655 ms",
+			       strerror(-rv_neg(ret)));
+}
+
+/* What the connection got: path MTU and GID; note what could not be set. */
+void rv_connected(struct rv_stream *s)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_port_attr pa;
+	struct ibv_qp_attr qa;
+
+	s->connected = true;
+	rv_set_rnr_timer(s);
+	if (ibv_query_qp(s->qp, &qa, IBV_QP_PATH_MTU | IBV_QP_AV, &init) == 0) {
+		s->mtu_bytes = rv_mtu_bytes(qa.path_mtu);
+		if (qa.ah_attr.is_global)
+			s->gid_index = qa.ah_attr.grh.sgid_index;
+	} else if (ibv_query_port(s->id->verbs, s->id->port_num, &pa) == 0) {
+		s->mtu_bytes = rv_mtu_bytes(pa.active_mtu);
+	}
+	if (s->opts.mtu && s->opts.mtu != s->mtu_bytes)
+		rp_stream_note(&s->base,
+			       "the path MTU cannot be set through rdma_cm; "
+			       "using %d bytes, not %d",
+			       s->mtu_bytes, s->opts.mtu);
+	if (s->opts.gid_index >= 0 && s->opts.gid_index != s->gid_index)
+		rp_stream_note(&s->base,
+			       "rdma_cm picks the GID from the address; "
+			       "using GID index %d, not %d",
+			       s->gid_index, s->opts.gid_index);
+}

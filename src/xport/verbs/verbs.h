@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "rdma" transport's private header: one reliable-connected queue pair
+ * per stream, set up with rdma_cm, driven with libibverbs.
+ *
+ *   Server                                        Client
+ *   listen: bind port 0, rdma_listen
+ *     endpoint {"port": N}  ~~~~~~~~~~~~~~~~~~~~>  resolve_addr, resolve_route
+ *                                                  setup (PD, CQs, QP, MR, WRs)
+ *   CONNECT_REQUEST  <~~~ private data: token ~~~  rdma_connect
+ *     another token: rdma_reject, keep waiting
+ *     setup, post receives, rdma_accept  ~~~~~~~>  ESTABLISHED
+ *   ESTABLISHED
+ *   ... phases ...
+ *   close: rdma_disconnect, wait for DISCONNECTED (2 s), free: both sides
+ *
+ * Memory: each side registers one buffer of "slots" of size bytes, once.
+ * Operation seq goes from the client's slot seq % depth to the server's slot
+ * seq % depth (send: into whichever receive the server posted; the server
+ * keeps at least depth + RV_RECV_MARGIN receives posted, one slot each,
+ * see rv_server_recvs()). The client has at least two slots: slot 1 is
+ * where latency echoes land.
+ *
+ * What differs per operation is one entry of rv_ops[] (ops.c); nothing else
+ * tests the operation. Files: cm.c (rdma_cm events), stream.c (a stream's
+ * life), setup.c (device, limits, PD/CQ/QP/MR), wr.c (work requests),
+ * listen.c and connect.c (the two ends of a connection), peer.c (what the
+ * sides swap), post.c (throughput), ping.c (latency), serve.c (responder),
+ * verify.c (--verify), errors.c (reasons), ops.c (the tables, probe).
+ */
+#ifndef RP_XPORT_VERBS_VERBS_H
+#define RP_XPORT_VERBS_VERBS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "xport/xport.h"
+
+#define RV_INLINE_AUTO	 256 /* inline size asked for when automatic */
+#define RV_RECV_MARGIN	 16  /* server receives posted beyond the depth, */
+#define RV_RECV_MAX	 512 /* or more, up to this many in all, */
+#define RV_RECV_BYTES	 (8u << 20) /* as long as they fit in this */
+#define RV_MIN_RNR_TIMER 12	    /* 0.64 ms; rdma_cm leaves 0: 655 ms */
+#define RV_BATCH	 16	    /* work completions per ibv_poll_cq */
+#define RV_TOKEN_MAX	 56	    /* private data of an RC connect request */
+#define RV_RD_ATOMIC_MAX 16	    /* reads and atomics in flight, at most */
+#define RV_CLOSE_MS	 2000	    /* wait for the peer's disconnect */
+#define RV_HANDSHAKE_MS	 15000	    /* accept: request in hand to ESTABLISHED */
+#define RV_PING_SIGNAL	 16 /* write ping-pong: one signaled in this many */
+#define RV_SERVER_SQ	 4  /* server sends: latency echoes only */
+#define RV_CLIENT_RQ	 2  /* client receives: latency echoes only */
+#define RV_LATE_LAPS	 8  /* write_imm: later laps a slot may hold */
+#define RV_IDLE_NS	 1000000 /* passive server: sleep between stop checks */
+#define RV_DEVNAME	 64
+
+/* Local options, copied from struct rp_xport_params. */
+struct rv_opts {
+	char device[RV_DEVNAME];
+	int ib_port;
+	int gid_index;
+	int inline_bytes;
+	int mtu;
+};
+
+struct rv_listener {
+	struct rp_listener base; /* first: rp_container_of */
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct rv_opts opts;
+};
+
+struct rv_op_info;
+
+struct rv_stream {
+	struct rp_stream base;	     /* first: rp_container_of */
+	const struct rv_op_info *op; /* rv_ops[base.spec.op] */
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *scq; /* send queue completions */
+	struct ibv_cq *rcq; /* receive queue completions */
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	size_t buf_len;
+	struct rv_opts opts;
+	bool server;
+	bool connected;
+	uint64_t size;	  /* bytes per operation (slot size) */
+	uint32_t depth;	  /* slots the operations cycle through */
+	uint32_t sq_size; /* send work requests */
+	uint32_t nrecv;	  /* receive work requests */
+	uint32_t inline_max;
+	uint8_t rd_atom;   /* responder resources we grant */
+	uint8_t init_atom; /* reads/atomics we may have in flight */
+	int mtu_bytes;
+	int gid_index;
+	uint64_t peer_addr;
+	uint64_t peer_len;
+	uint32_t peer_rkey;
+	struct ibv_send_wr *wr; /* client: one per slot; server: [0] echo */
+	struct ibv_sge *sge;
+	struct ibv_recv_wr *rwr;
+	struct ibv_sge *rsge;
+	struct ibv_recv_wr *rhead; /* completed receives, to repost */
+	struct ibv_recv_wr *rtail;
+	uint64_t *atom_next; /* client atomics: old value due, per slot */
+	uint64_t rx_seq;     /* server: seq of the last message received */
+	uint32_t echo_out;   /* server: echoes not yet completed */
+	uint8_t marker;	     /* write latency: marker of the last ping */
+	uint64_t verify_errors;
+};
+
+/* ---- the per-operation table (ops.c) ------------------------------------ */
+
+/* A number of message slots: of a side's own buffer, or of the peer's
+ * buffer that its operations reach (rv_span_slots()). */
+enum rv_span {
+	RV_SPAN_NONE,	/* none */
+	RV_SPAN_ECHO,	/* slots 0 and 1: latency echoes land in slot 1 */
+	RV_SPAN_DEPTH,	/* one per operation in flight */
+	RV_SPAN_DEPTH2, /* one per operation in flight, at least two */
+	RV_SPAN_RECVS,	/* one per posted receive */
+};
+
+/* What one side of an operation needs: the server (the responder) or the
+ * client (the initiator). */
+struct rv_side {
+	int access;		/* ibv_reg_mr access: the least it needs */
+	enum rv_span slots;	/* slots it registers */
+	enum rv_span peer_need; /* slots of the peer's buffer it reaches */
+};
+
+/* Client: ready slot @slot's work request @w for message @seq. */
+typedef void (*rv_prep_fn)(struct rv_stream *s, struct ibv_send_wr *w,
+			   uint32_t slot, uint64_t seq);
+/* Client: one latency round trip (the ping op). */
+typedef int (*rv_ping_fn)(struct rv_stream *s, uint64_t seq,
+			  uint64_t deadline_ns);
+/* Server: respond for one phase (the serve op). */
+typedef int (*rv_serve_fn)(struct rv_stream *s, enum rp_phase phase,
+			   const atomic_int *stop, struct rp_side_stats *st);
+/* Client: the operation on @slot completed. */
+typedef void (*rv_done_fn)(struct rv_stream *s, uint32_t slot);
+/* Server, --verify: message @seq arrived as @wc; true when it is intact. */
+typedef bool (*rv_recv_fn)(struct rv_stream *s, enum rp_phase phase,
+			   const struct ibv_wc *wc, uint64_t seq);
+
+/* Everything the transport does differently for one operation (the model:
+ * the rxe driver's rxe_wr_opcode_info[]). */
+struct rv_op_info {
+	enum ibv_wr_opcode opcode;	  /* client's; the server's echo */
+	enum ibv_wr_opcode verify_opcode; /* client's under --verify */
+	bool receives;			  /* the responder posts receives */
+	bool recv_data;	 /* a receive takes the message (not only an imm) */
+	bool can_inline; /* may be posted inline when small enough */
+	bool prefill;	 /* --verify: the server fills slot i with message i */
+	struct rv_side server;
+	struct rv_side client;
+	rv_prep_fn prep;
+	rv_ping_fn ping;
+	rv_serve_fn serve;
+	rv_done_fn check_done;
+	rv_recv_fn check_recv; /* NULL where nothing is received */
+};
+
+extern const struct rv_op_info rv_ops[RP_OP__COUNT];
+
+static inline struct rv_stream *rv_of(struct rp_stream *s)
+{
+	return rp_container_of(s, struct rv_stream, base);
+}
+
+static inline struct rv_listener *rv_listener_of(struct rp_listener *l)
+{
+	return rp_container_of(l, struct rv_listener, base);
+}
+
+/* The entry of @s's side of its operation. */
+static inline const struct rv_side *rv_side(const struct rv_stream *s)
+{
+	return s->server ? &s->op->server : &s->op->client;
+}
+
+static inline bool rv_stopped(const atomic_int *stop)
+{
+	return atomic_load_explicit(stop, memory_order_relaxed) != 0;
+}
+
+/* errors.c: reasons; each returns the negative errno it was given. */
+int rv_neg(int err);
+int rv_fail(struct rp_err *e, const char *what);
+int rv_call_failed(struct rv_stream *s, const char *what, int ret);
+int rv_wc_failed(struct rv_stream *s, const struct ibv_wc *wc);
+int rv_cq_failed(struct rv_stream *s);
+
+/* cm.c: rdma_cm events. */
+int rv_channel_create(struct rdma_event_channel **out, struct rp_err *e);
+int rv_get_event(struct rdma_event_channel *ch, uint64_t deadline_ns,
+		 struct rdma_cm_event **ev);
+int rv_expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
+	      uint64_t deadline_ns, const char *what, struct rp_err *e);
+int rv_established(struct rv_stream *s, uint64_t deadline_ns, const char *what);
+void rv_disconnect(struct rv_stream *s);
+
+/* stream.c: a stream's life. */
+void rv_opts_init(struct rv_opts *o, const struct rp_xport_params *p);
+int rv_check_spec(const struct rp_spec *spec, struct rp_err *why);
+int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,
+		  const struct rv_opts *o, bool server, struct rv_stream **out);
+void rv_stream_free(struct rv_stream *s);
+void rv_connected(struct rv_stream *s);
+void rv_close(struct rp_stream *bs);
+
+/* setup.c, wr.c: everything that needs the device. */
+int rv_setup(struct rv_stream *s);
+uint64_t rv_span_slots(const struct rv_stream *s, enum rv_span span);
+int rv_build_wrs(struct rv_stream *s);
+int rv_post_recvs(struct rv_stream *s);
+
+/* listen.c, connect.c, peer.c: the ops of the same names. */
+int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
+	      const struct rp_xport_params *p, cJSON *endpoint,
+	      struct rp_listener **out, struct rp_err *why);
+int rv_accept(struct rp_listener *bl, const char *token, int timeout_ms,
+	      struct rp_stream **out);
+void rv_unlisten(struct rp_listener *bl);
+int rv_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
+	       const struct rp_xport_params *p, const char *host,
+	       const cJSON *endpoint, const char *token, int timeout_ms,
+	       struct rp_stream **out, struct rp_err *why);
+int rv_local_info(struct rp_stream *bs, cJSON *info);
+int rv_set_peer(struct rp_stream *bs, const cJSON *info);
+
+/* post.c: the client's throughput path. */
+struct ibv_send_wr *rv_prep(struct rv_stream *s, uint32_t slot, uint64_t seq);
+void rv_prep_fill(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		  uint64_t seq);
+void rv_prep_read(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		  uint64_t seq);
+void rv_prep_nothing(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		     uint64_t seq);
+void rv_prep_cmp_swap(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
+		      uint64_t seq);
+int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count);
+int rv_poll(struct rp_stream *bs);
+int rv_post_send(struct rv_stream *s, struct ibv_send_wr *w);
+
+/* ping.c: the client's latency round trips. */
+int rv_ping_write(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns);
+int rv_ping_echo(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns);
+int rv_ping_once(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns);
+
+/* serve.c: the server's responder loops. */
+int rv_serve_recv(struct rv_stream *s, enum rp_phase phase,
+		  const atomic_int *stop, struct rp_side_stats *st);
+int rv_serve_write(struct rv_stream *s, enum rp_phase phase,
+		   const atomic_int *stop, struct rp_side_stats *st);
+int rv_serve_idle(struct rv_stream *s, enum rp_phase phase,
+		  const atomic_int *stop, struct rp_side_stats *st);
+
+/* verify.c: --verify checks. */
+void rv_check_slots(struct rv_stream *s, struct rp_side_stats *st);
+void rv_check_recv(struct rv_stream *s, enum rp_phase phase,
+		   const struct ibv_wc *wc, struct rp_side_stats *st);
+bool rv_recv_send_ok(struct rv_stream *s, enum rp_phase phase,
+		     const struct ibv_wc *wc, uint64_t seq);
+bool rv_recv_imm_ok(struct rv_stream *s, enum rp_phase phase,
+		    const struct ibv_wc *wc, uint64_t seq);
+void rv_done_nothing(struct rv_stream *s, uint32_t slot);
+void rv_done_read(struct rv_stream *s, uint32_t slot);
+void rv_done_fetch_add(struct rv_stream *s, uint32_t slot);
+void rv_done_cmp_swap(struct rv_stream *s, uint32_t slot);
+
+#endif
