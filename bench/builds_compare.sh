@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Two builds of rdmaperf side by side: a change's figures against the
 # figures of the tree before it, measured in one run, interleaved round by
-# round (old, new, old, new...), reported as ratios new / old. The machine
+# round (old then new in odd rounds, new then old in even ones), reported
+# as ratios new / old. The machine
 # is shared and noisy: only ratios measured together mean something.
 #   bench/builds_compare.sh OLD_RDMAPERF NEW_RDMAPERF [ROUNDS]
 # TCP on loopback here; rdma on Soft-RoCE in one guest boot (or on real
@@ -47,8 +48,15 @@ series() {
 	local name=$1 xp=$2 addr=$3 expr=$4 r a b ratios=()
 	shift 4
 	for r in $(seq 1 "$ROUNDS"); do
-		a=$(run "$OLD" "$addr" "$xp" "$@" | jget "$expr")
-		b=$(run "$NEW" "$addr" "$xp" "$@" | jget "$expr")
+		# ABBA: the second of two back-to-back runs was seen ~2% slower
+		# whichever build it was; alternate which goes first
+		if [ $((r % 2)) = 1 ]; then
+			a=$(run "$OLD" "$addr" "$xp" "$@" | jget "$expr")
+			b=$(run "$NEW" "$addr" "$xp" "$@" | jget "$expr")
+		else
+			b=$(run "$NEW" "$addr" "$xp" "$@" | jget "$expr")
+			a=$(run "$OLD" "$addr" "$xp" "$@" | jget "$expr")
+		fi
 		ratios+=("$(python3 -c "print('%.3f' % ($b / $a))")")
 		printf '%-6s %-34s %12.3f %12.3f %8s\n' "$r" "$name" "$a" \
 			"$b" "${ratios[-1]}"
