@@ -63,7 +63,8 @@ series() {
 	done
 	printf '%-6s %-34s %12s %12s %8s\n' median "$name" "" "" \
 		"$(printf '%s\n' "${ratios[@]}" | sort -n |
-			awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')"
+			awk '{v[NR]=$1} END {
+				printf "%.3f", (v[int((NR+1)/2)] + v[int(NR/2)+1]) / 2}')"
 }
 
 header() { printf '%-6s %-34s %12s %12s %8s\n' round test old new new/old; }

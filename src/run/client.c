@@ -204,7 +204,9 @@ static void server_side(const cJSON *done, struct rp_side *side)
 	side->cpu.host_util = rp_json_double_or(cpu, "host_util", 0);
 }
 
-static int phase_begin(struct client *c, enum rp_phase p)
+/* START/READY or STOP/DONE for phase @p. */
+static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
+		      uint16_t want, cJSON **reply)
 {
 	cJSON *body = cJSON_CreateObject();
 	int err;
@@ -212,24 +214,19 @@ static int phase_begin(struct client *c, enum rp_phase p)
 	if (!body || !cJSON_AddStringToObject(body, "phase", rp_phase_name(p)))
 		err = fail(c->res, -ENOMEM, "internal", "out of memory");
 	else
-		err = ctl_call(c, RP_MSG_START, body, RP_MSG_READY,
-			       RP_SETUP_TIMEOUT_MS, NULL);
+		err = ctl_call(c, type, body, want, RP_SETUP_TIMEOUT_MS, reply);
 	cJSON_Delete(body);
 	return err;
 }
 
+static int phase_begin(struct client *c, enum rp_phase p)
+{
+	return phase_call(c, p, RP_MSG_START, RP_MSG_READY, NULL);
+}
+
 static int phase_end(struct client *c, enum rp_phase p, cJSON **done)
 {
-	cJSON *body = cJSON_CreateObject();
-	int err;
-
-	if (!body || !cJSON_AddStringToObject(body, "phase", rp_phase_name(p)))
-		err = fail(c->res, -ENOMEM, "internal", "out of memory");
-	else
-		err = ctl_call(c, RP_MSG_STOP, body, RP_MSG_DONE,
-			       RP_SETUP_TIMEOUT_MS, done);
-	cJSON_Delete(body);
-	return err;
+	return phase_call(c, p, RP_MSG_STOP, RP_MSG_DONE, done);
 }
 
 /* A failure inside a phase: tell the server, name what failed. */

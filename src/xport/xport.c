@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "xport/xport.h"
 
 static const struct rp_xport_ops *const *const registry[] = {
@@ -42,6 +43,24 @@ const struct rp_xport_ops *rp_xport_find(const char *name)
 		if (strcmp((*registry[i])->name, name) == 0)
 			return *registry[i];
 	return NULL;
+}
+
+int rp_endpoint_set_port(cJSON *endpoint, int port, struct rp_err *why)
+{
+	if (!cJSON_AddNumberToObject(endpoint, "port", port))
+		return rp_errf(why, -ENOMEM, "out of memory for the endpoint");
+	return 0;
+}
+
+int rp_endpoint_port(const cJSON *endpoint, uint16_t *port, struct rp_err *why)
+{
+	uint64_t v;
+
+	if (rp_json_u64(endpoint, "port", 65535, &v) || v == 0)
+		return rp_errf(why, -EBADMSG,
+			       "the server's endpoint has no valid \"port\"");
+	*port = (uint16_t)v;
+	return 0;
 }
 
 void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,

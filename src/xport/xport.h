@@ -154,6 +154,19 @@ struct rp_xport_ops {
 			     size_t len);
 };
 
+/*
+ * A listener's endpoint is what the client needs to connect: a JSON object
+ * with at least its "port". The two ends agree on it here.
+ */
+
+/** rp_endpoint_set_port - put @port into @endpoint. Return: 0 or -ENOMEM
+ *  (with a reason in @why). */
+int rp_endpoint_set_port(cJSON *endpoint, int port, struct rp_err *why);
+
+/** rp_endpoint_port - the "port" of a server's @endpoint, 1 to 65535.
+ *  Return: 0, or -EBADMSG with a reason in @why. */
+int rp_endpoint_port(const cJSON *endpoint, uint16_t *port, struct rp_err *why);
+
 /** rp_stream_init - fill the generic part of a new stream. */
 void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,
 		    const struct rp_spec *spec);

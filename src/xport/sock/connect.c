@@ -7,17 +7,6 @@
 #include "core/clock.h"
 #include "xport/sock/sock.h"
 
-/* The "port" of the server's endpoint, or -1 when it has none. */
-static int endpoint_port(const cJSON *endpoint)
-{
-	const cJSON *port = cJSON_GetObjectItemCaseSensitive(endpoint, "port");
-
-	if (!cJSON_IsNumber(port) || port->valuedouble < 1 ||
-	    port->valuedouble > 65535)
-		return -1;
-	return port->valueint;
-}
-
 /* Set up the client's stream over @fd (closed on failure) and present
  * @token on it. Return: 0, or -errno with a reason in @why. */
 static int open_stream(const struct rp_xport_ops *self,
@@ -62,15 +51,15 @@ int rp_sock_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		    struct rp_stream **out, struct rp_err *why)
 {
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
-	int port = endpoint_port(endpoint), fd, err;
 	struct sock_stream *s = NULL;
+	uint16_t port;
+	int fd, err;
 
 	(void)p;
-	if (port < 0)
-		return rp_errf(why, -EBADMSG,
-			       "the server's endpoint has no valid \"port\"");
-	err = rp_net_dial(sock_calls_of(self), host, (uint16_t)port, deadline,
-			  &fd);
+	err = rp_endpoint_port(endpoint, &port, why);
+	if (err)
+		return err;
+	err = rp_net_dial(sock_calls_of(self), host, port, deadline, &fd);
 	if (err)
 		return rp_errf(why, err, "connecting to %s port %d: %s", host,
 			       port, strerror(-err));

@@ -44,10 +44,9 @@ int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 			      strerror(-port));
 		goto out_close;
 	}
-	if (!cJSON_AddNumberToObject(endpoint, "port", port)) {
-		err = rp_errf(why, -ENOMEM, "out of memory for the endpoint");
+	err = rp_endpoint_set_port(endpoint, port, why);
+	if (err)
 		goto out_close;
-	}
 	*out = &l->base;
 	return 0;
 out_close:

@@ -13,19 +13,6 @@
 #include "core/clock.h"
 #include "xport/verbs/verbs.h"
 
-static int rv_endpoint_port(const cJSON *endpoint, char *port, size_t len,
-			    struct rp_err *e)
-{
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(endpoint, "port");
-
-	if (!cJSON_IsNumber(p) || p->valuedouble < 1 ||
-	    p->valuedouble > 65535 || p->valuedouble != (int)p->valuedouble)
-		return rp_errf(e, -EPROTO,
-			       "the server's endpoint has no valid \"port\"");
-	snprintf(port, len, "%d", (int)p->valuedouble);
-	return 0;
-}
-
 /* rdma_cm's timeout for a step that must end by @deadline_ns. */
 static int rv_cm_timeout_ms(uint64_t deadline_ns)
 {
@@ -41,12 +28,14 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 				  .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
 	struct rp_err *e = &s->base.err;
+	uint16_t port_num;
 	char port[8];
 	int ret;
 
-	ret = rv_endpoint_port(endpoint, port, sizeof(port), e);
+	ret = rp_endpoint_port(endpoint, &port_num, e);
 	if (ret)
 		return ret;
+	snprintf(port, sizeof(port), "%u", port_num);
 	ret = getaddrinfo(host, port, &hints, &ai);
 	if (ret)
 		return rp_errf(e, -EHOSTUNREACH, "cannot resolve %s: %s", host,

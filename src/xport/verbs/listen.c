@@ -50,10 +50,8 @@ static int rv_listen_on(struct rv_listener *l, const char *addr,
 		return ret;
 	if (rdma_listen(l->id, 16))
 		return rv_fail(why, "rdma_listen");
-	if (!cJSON_AddNumberToObject(endpoint, "port",
-				     ntohs(rdma_get_src_port(l->id))))
-		return rp_errf(why, -ENOMEM, "out of memory");
-	return 0;
+	return rp_endpoint_set_port(endpoint, ntohs(rdma_get_src_port(l->id)),
+				    why);
 }
 
 int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
