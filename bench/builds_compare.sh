@@ -24,16 +24,26 @@ jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 BW='d["results"][0]["throughput"]["bits_per_second"]/1e9'
 LAT='d["results"][0]["latency_unloaded"]["p50"]'
 
+# Server on CPU 1, client on CPU 0 (RP_BENCH_PIN=0: let the scheduler
+# place them): on a 2-core machine, whether both land on one core decides
+# TCP loopback throughput more than anything either build does (24 to 38
+# Gb/s for one build seen unpinned).
+PIN_SRV=() PIN_CLI=()
+if [ "${RP_BENCH_PIN:-1}" = 1 ] && command -v taskset >/dev/null &&
+	[ "$(nproc)" -ge 2 ]; then
+	PIN_SRV=(taskset -c 1) PIN_CLI=(taskset -c 0)
+fi
+
 # run BIN ADDR XPORT ARGS...: a server of BIN, one client run, JSON out.
 run() {
 	local bin=$1 addr=$2 xp=$3 port=$((20000 + RANDOM % 20000)) i out=""
 	shift 3
-	"$bin" -s -a "$addr" -p "$port" --quiet --once &
+	"${PIN_SRV[@]}" "$bin" -s -a "$addr" -p "$port" --quiet --once &
 	local srv=$!
 	for i in $(seq 1 50); do
 		sleep 0.1
-		out=$("$bin" -c -a "$addr" -p "$port" -x "$xp" --json "$@" \
-			2>/dev/null) && break
+		out=$("${PIN_CLI[@]}" "$bin" -c -a "$addr" -p "$port" -x "$xp" \
+			--json "$@" 2>/dev/null) && break
 		out=""
 	done
 	kill "$srv" 2>/dev/null || true

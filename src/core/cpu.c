@@ -1,58 +1,26 @@
 // SPDX-License-Identifier: MIT
-/* Process CPU time from getrusage, host CPU time from /proc/stat. */
-#include <errno.h>
-#include <inttypes.h>
+/* CPU accounting: two samples (platform/cpu reads the clocks) into the
+ * figures of a result. */
 #include <stdbool.h>
-#include <stdio.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "core/cpu.h"
-
-static double tv_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
-/* First line of /proc/stat: cpu user nice system idle iowait irq softirq
- * steal ...; idle and iowait are the not-busy part. */
-static void host_ticks(uint64_t *busy, uint64_t *total)
-{
-	uint64_t v[8] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-	int i, n;
-
-	*busy = *total = 0;
-	if (!f)
-		return;
-	n = fscanf(f,
-		   "cpu %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-		   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
-		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 4)
-		return;
-	for (i = 0; i < 8; i++)
-		*total += v[i];
-	*busy = *total - v[3] - v[4];
-}
+#include "platform/cpu.h"
 
 int rp_cpu_sample(struct rp_cpu_sample *out, bool thread_only)
 {
-	struct rusage ru;
+	int err = rp_os_cpu_times(thread_only, &out->user_s, &out->sys_s);
 
-	if (getrusage(thread_only ? RUSAGE_THREAD : RUSAGE_SELF, &ru) < 0)
-		return -errno;
-	out->user_s = tv_s(&ru.ru_utime);
-	out->sys_s = tv_s(&ru.ru_stime);
-	host_ticks(&out->host_busy_ticks, &out->host_total_ticks);
+	if (err)
+		return err;
+	/* a host figure is a bonus: no /proc/stat leaves it at 0 */
+	rp_os_host_ticks(&out->host_busy_ticks, &out->host_total_ticks);
 	return 0;
 }
 
 void rp_cpu_usage(const struct rp_cpu_sample *a, const struct rp_cpu_sample *b,
 		  uint64_t bytes, struct rp_cpu_usage *out)
 {
-	long hz = sysconf(_SC_CLK_TCK);
+	long hz = rp_os_ticks_per_s();
 	/* a sample that could not read /proc/stat has no ticks: no figure
 	 * then, rather than the wrapped difference of one */
 	bool ticks = a->host_total_ticks && b->host_total_ticks &&

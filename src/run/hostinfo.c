@@ -1,27 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* What a result says about each host. */
-#include <sys/utsname.h>
-#include <unistd.h>
-
+#include "platform/host.h"
 #include "run/run.h"
 
 cJSON *rp_host_info(void)
 {
-	cJSON *h = cJSON_CreateObject();
-	struct utsname u;
-	char name[256] = "";
+	cJSON *j = cJSON_CreateObject();
+	struct rp_host h;
 
-	if (!h)
+	if (!j)
 		return NULL;
-	gethostname(name, sizeof(name) - 1);
-	cJSON_AddStringToObject(h, "hostname", name);
-	cJSON_AddStringToObject(h, "version", RP_VERSION);
-	if (uname(&u) == 0) {
-		cJSON_AddStringToObject(h, "os", u.sysname);
-		cJSON_AddStringToObject(h, "kernel", u.release);
-		cJSON_AddStringToObject(h, "machine", u.machine);
+	rp_host_read(&h);
+	cJSON_AddStringToObject(j, "hostname", h.hostname);
+	cJSON_AddStringToObject(j, "version", RP_VERSION);
+	if (h.os[0]) {
+		cJSON_AddStringToObject(j, "os", h.os);
+		cJSON_AddStringToObject(j, "kernel", h.kernel);
+		cJSON_AddStringToObject(j, "machine", h.machine);
 	}
-	cJSON_AddNumberToObject(h, "cpus",
-				(double)sysconf(_SC_NPROCESSORS_ONLN));
-	return h;
+	cJSON_AddNumberToObject(j, "cpus", (double)h.cpus);
+	return j;
 }
