@@ -499,6 +499,14 @@ static int start_session(struct rp_server *srv, int fd)
 	return 0;
 }
 
+/* Out of descriptors or memory, the connection stays queued and poll says
+ * "readable" at once: pause instead of spinning until one frees up. */
+static void accept_failed(int err)
+{
+	if (err != EAGAIN && err != EINTR && err != ECONNABORTED)
+		poll(NULL, 0, SESSION_POLL_MS / 20);
+}
+
 static bool stopping(struct rp_server *srv, const atomic_int *stop)
 {
 	return atomic_load(&srv->stop) || (stop && atomic_load(stop));
@@ -524,8 +532,10 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 		if (n <= 0)
 			continue;
 		fd = accept(srv->fd, NULL, NULL);
-		if (fd < 0)
+		if (fd < 0) {
+			accept_failed(errno);
 			continue;
+		}
 		if (atomic_load(&srv->busy))
 			turn_away(srv, fd);
 		else

@@ -340,6 +340,40 @@ def case_busy_during_test(srv):
     normal_run(srv, "a busy refusal")
 
 
+
+def cpu_seconds(pid):
+    """User + system CPU time of process @pid so far, from /proc."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_out_of_descriptors(binary):
+    """
+    A server out of file descriptors cannot accept the connection waiting
+    in its queue, and poll() keeps saying "readable": it must pause, not
+    spin a core, and serve again once descriptors free up.
+    """
+    import resource
+    with Server(binary) as srv:
+        pid = srv.proc.pid
+        nfd = len(os.listdir("/proc/%d/fd" % pid))
+        old = resource.prlimit(pid, resource.RLIMIT_NOFILE)
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (nfd, old[1]))
+        queued = socket.create_connection(("127.0.0.1", srv.port), 5)
+        time.sleep(0.3)  # it has seen the connection and failed on it
+        c0 = cpu_seconds(pid)
+        time.sleep(1.0)
+        used = cpu_seconds(pid) - c0
+        queued.close()
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, old)
+        check(srv.alive(), "the server died out of descriptors:\n" +
+              srv.stderr())
+        check(used < 0.3, "the server used %.2f s of CPU in 1 s while it "
+              "could not accept (spinning)" % used)
+        normal_run(srv, "running out of descriptors")
+
+
 CASES = [
     ("a_garbage", case_garbage),
     ("b_wrong_magic", case_wrong_magic),
@@ -379,7 +413,8 @@ def test_clean_exit(binary):
 
 
 TESTS = [(name, shared_server(fn)) for name, fn in CASES] + [
-    ("sigterm_exit_0", test_clean_exit)]
+    ("sigterm_exit_0", test_clean_exit),
+    ("out_of_descriptors", test_out_of_descriptors)]
 
 if __name__ == "__main__":
     try:
