@@ -68,10 +68,12 @@ static void expand_all(struct rp_config *cfg)
 	if (cfg->n_transports != 1 || strcmp(cfg->transports[0], "all"))
 		return;
 	cfg->n_transports = 0;
-	for (i = 0; i < rp_xport_count(); i++)
-		if (ops = rp_xport_at(i), ops->probe(ops, &why) == 0)
+	for (i = 0; i < rp_xport_count(); i++) {
+		ops = rp_xport_at(i);
+		if (ops->probe(ops, &why) == 0)
 			snprintf(cfg->transports[cfg->n_transports++],
-				 RP_SPEC_NAME_LEN, "%s", rp_xport_at(i)->name);
+				 RP_SPEC_NAME_LEN, "%s", ops->name);
+	}
 }
 
 static int run_client(const struct rp_config *cfg)

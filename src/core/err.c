@@ -6,14 +6,19 @@
 
 #include "core/err.h"
 
+int rp_verrf(struct rp_err *e, int err, const char *fmt, va_list ap)
+{
+	if (e && !e->msg[0])
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	return err;
+}
+
 int rp_errf(struct rp_err *e, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!e || e->msg[0])
-		return err;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	err = rp_verrf(e, err, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -25,10 +30,9 @@ const char *rp_err_text(const struct rp_err *e, int err)
 	return strerror(err < 0 ? -err : err);
 }
 
-void rp_notef(char *buf, size_t len, const char *fmt, ...)
+void rp_vnotef(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	size_t used = strnlen(buf, len);
-	va_list ap;
 
 	if (used + 3 >= len)
 		return;
@@ -36,7 +40,14 @@ void rp_notef(char *buf, size_t len, const char *fmt, ...)
 		memcpy(buf + used, "; ", 3);
 		used += 2;
 	}
-	va_start(ap, fmt);
 	vsnprintf(buf + used, len - used, fmt, ap);
+}
+
+void rp_notef(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rp_vnotef(buf, len, fmt, ap);
 	va_end(ap);
 }

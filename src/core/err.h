@@ -8,6 +8,7 @@
 #ifndef RP_CORE_ERR_H
 #define RP_CORE_ERR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,6 +26,9 @@ struct rp_err {
  */
 __attribute__((format(printf, 3, 4))) int rp_errf(struct rp_err *e, int err,
 						  const char *fmt, ...);
+
+/** rp_verrf - rp_errf() with a va_list, for wrappers that add a context. */
+int rp_verrf(struct rp_err *e, int err, const char *fmt, va_list ap);
 
 /** rp_err_set - true when @e holds a reason. */
 static inline bool rp_err_set(const struct rp_err *e)
@@ -52,5 +56,8 @@ const char *rp_err_text(const struct rp_err *e, int err);
  */
 __attribute__((format(printf, 3, 4))) void rp_notef(char *buf, size_t len,
 						    const char *fmt, ...);
+
+/** rp_vnotef - rp_notef() with a va_list. */
+void rp_vnotef(char *buf, size_t len, const char *fmt, va_list ap);
 
 #endif

@@ -5,7 +5,10 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "core/clock.h"
 
 #include "platform/net.h"
 #include "platform/wait.h"
@@ -89,6 +92,23 @@ int rp_net_local_port(const struct rp_sock_calls *c, int fd)
 	if (ss.ss_family == AF_INET6)
 		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
 	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+#define ACCEPT_BACKOFF_MS 10
+
+bool rp_net_accept_failed(int err, uint64_t deadline_ns)
+{
+	int ms = rp_ms_left(deadline_ns);
+	struct timespec pause = { 0 };
+
+	if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR ||
+	    err == ECONNABORTED || err == EPROTO)
+		return false;
+	if (ms < 0 || ms > ACCEPT_BACKOFF_MS)
+		ms = ACCEPT_BACKOFF_MS;
+	pause.tv_nsec = (long)ms * (long)RP_NS_PER_MS;
+	nanosleep(&pause, NULL);
+	return true;
 }
 
 int rp_net_set_nonblock(const struct rp_sock_calls *c, int fd)

@@ -72,6 +72,16 @@ int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
 int rp_net_xfer_all(const struct rp_sock_calls *c, int fd, void *buf,
 		    size_t len, bool tx, uint64_t deadline_ns);
 
+/**
+ * rp_net_accept_failed - what to do after accept() failed with errno @err.
+ * A connection that went away before it was taken, an interrupted call or
+ * an empty backlog need nothing: false. Anything else (out of descriptors
+ * or buffers) leaves the connection queued, so poll() says "readable" again
+ * at once: pause up to 10 ms, never past @deadline_ns, and return true, so
+ * that a listener neither spins nor forgets why it took nobody.
+ */
+bool rp_net_accept_failed(int err, uint64_t deadline_ns);
+
 /** rp_net_set_nonblock - make @fd non-blocking. Return: 0 or -errno. */
 int rp_net_set_nonblock(const struct rp_sock_calls *c, int fd);
 

@@ -141,20 +141,6 @@ int rp_proto_body_parse(const char *buf, size_t len, cJSON **out)
 	return 0;
 }
 
-/* ---- socket I/O under one deadline ------------------------------------ */
-
-static int send_all(int fd, const void *buf, size_t len, uint64_t deadline)
-{
-	return rp_net_xfer_all(&rp_sock_kernel, fd, (void *)buf, len, true,
-			       deadline);
-}
-
-/* A peer that closes before all @len bytes arrived: -ECONNRESET. */
-static int recv_all(int fd, void *buf, size_t len, uint64_t deadline)
-{
-	return rp_net_xfer_all(&rp_sock_kernel, fd, buf, len, false, deadline);
-}
-
 /* ---- messages -------------------------------------------------------- */
 
 static int frame(uint16_t type, const char *json, size_t len, uint8_t **out)
@@ -199,7 +185,8 @@ int rp_proto_send(int fd, uint16_t type, const cJSON *body, int timeout_ms)
 	}
 	ret = frame(type, json, len, &msg);
 	if (!ret)
-		ret = send_all(fd, msg, RP_PROTO_HDR_LEN + len, deadline);
+		ret = rp_net_xfer_all(&rp_sock_kernel, fd, msg,
+				      RP_PROTO_HDR_LEN + len, true, deadline);
 	free(msg);
 	cJSON_free(json);
 	return ret;
@@ -214,7 +201,8 @@ int rp_proto_recv(int fd, int timeout_ms, uint16_t *type, cJSON **body)
 	int ret;
 
 	*body = NULL;
-	ret = recv_all(fd, hdr, sizeof(hdr), deadline);
+	ret = rp_net_xfer_all(&rp_sock_kernel, fd, hdr, sizeof(hdr), false,
+			      deadline);
 	if (ret)
 		return ret;
 	ret = rp_proto_hdr_decode(hdr, &h);
@@ -223,7 +211,8 @@ int rp_proto_recv(int fd, int timeout_ms, uint16_t *type, cJSON **body)
 	buf = malloc(h.length ? h.length : 1);
 	if (!buf)
 		return -ENOMEM;
-	ret = recv_all(fd, buf, h.length, deadline);
+	ret = rp_net_xfer_all(&rp_sock_kernel, fd, buf, h.length, false,
+			      deadline);
 	if (!ret)
 		ret = rp_proto_body_parse(buf, h.length, body);
 	free(buf);

@@ -111,7 +111,7 @@ static int ctl_call(struct client *c, uint16_t type, const cJSON *body,
 
 static int hello(struct client *c)
 {
-	cJSON *body = rp_host_info(), *reply = NULL;
+	cJSON *body = cJSON_Duplicate(c->res->client_host, 1), *reply = NULL;
 	int err;
 
 	if (!body)

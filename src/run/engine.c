@@ -142,13 +142,13 @@ int rp_engine_bandwidth(struct rp_stream *s, const struct rp_engine_opts *o,
 int rp_engine_latency(struct rp_stream *s, const struct rp_engine_opts *o,
 		      struct rp_phase_out *out)
 {
-	uint64_t i, t0, t1 = rp_clock_ns();
+	uint64_t i, t0, t1 = rp_clock_ns(), stall = stall_ns(o);
 	int err = 0;
 
 	out->first_post_ns = t1;
 	for (i = 0; i < o->iterations && !interrupted(o); i++) {
 		t0 = rp_clock_ns();
-		err = s->ops->ping(s, i, t0 + stall_ns(o));
+		err = s->ops->ping(s, i, t0 + stall);
 		if (err)
 			break;
 		t1 = rp_clock_ns();

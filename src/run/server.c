@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "platform/net.h"
 #include "platform/wait.h"
 #include "proto/proto.h"
@@ -499,14 +500,6 @@ static int start_session(struct rp_server *srv, int fd)
 	return 0;
 }
 
-/* Out of descriptors or memory, the connection stays queued and poll says
- * "readable" at once: pause instead of spinning until one frees up. */
-static void accept_failed(int err)
-{
-	if (err != EAGAIN && err != EINTR && err != ECONNABORTED)
-		poll(NULL, 0, SESSION_POLL_MS / 20);
-}
-
 static bool stopping(struct rp_server *srv, const atomic_int *stop)
 {
 	return atomic_load(&srv->stop) || (stop && atomic_load(stop));
@@ -533,7 +526,7 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 			continue;
 		fd = accept(srv->fd, NULL, NULL);
 		if (fd < 0) {
-			accept_failed(errno);
+			rp_net_accept_failed(errno, RP_NO_DEADLINE);
 			continue;
 		}
 		if (atomic_load(&srv->busy))

@@ -84,23 +84,19 @@ int rp_stream_fail(struct rp_stream *s, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (rp_err_set(&s->err))
-		return err;
 	va_start(ap, fmt);
-	vsnprintf(s->err.msg, sizeof(s->err.msg), fmt, ap);
+	err = rp_verrf(&s->err, err, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
 void rp_stream_note(struct rp_stream *s, const char *fmt, ...)
 {
-	char text[RP_NOTE_LEN];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	rp_vnotef(s->note, sizeof(s->note), fmt, ap);
 	va_end(ap);
-	rp_notef(s->note, sizeof(s->note), "%s", text);
 }
 
 static inline uint8_t pattern_byte(uint64_t seq, size_t i)

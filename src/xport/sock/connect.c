@@ -19,7 +19,7 @@ static int open_stream(const struct rp_xport_ops *self,
 	struct sock_stream *s = NULL;
 	int err;
 
-	err = rp_sock_stream_create(self, c, spec, fd, &s);
+	err = rp_sock_stream_create(self, spec, fd, &s);
 	if (err) {
 		c->close(fd);
 		return rp_errf(why, err,
@@ -33,7 +33,7 @@ static int open_stream(const struct rp_xport_ops *self,
 		goto out_close;
 	}
 	rp_sock_token(tok, token);
-	err = rp_sock_xfer_all(s, tok, sizeof(tok), true, deadline);
+	err = rp_net_xfer_all(s->c, s->fd, tok, sizeof(tok), true, deadline);
 	if (err) {
 		rp_errf(why, err, "sending the data token: %s", strerror(-err));
 		goto out_close;

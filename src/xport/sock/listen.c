@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/clock.h"
 #include "platform/wait.h"
@@ -17,8 +16,7 @@
 
 #define LISTEN_BACKLOG	   8
 #define TOKEN_WAIT_NS	   (2 * RP_NS_PER_SEC) /* for a silent connection */
-#define ACCEPT_BACKOFF_MS  10	   /* between accept() calls that failed */
-#define ACCEPT_KEEP_TRYING -EAGAIN /* accept_one: go on waiting */
+#define ACCEPT_KEEP_TRYING -EAGAIN	       /* accept_one: go on waiting */
 
 int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		   const struct rp_xport_params *p, cJSON *endpoint,
@@ -77,29 +75,11 @@ static int check_token(struct sock_stream *s, const char *token,
 	int err;
 
 	rp_sock_token(want, token);
-	err = rp_sock_xfer_all(s, got, sizeof(got), false,
-			       deadline < cap ? deadline : cap);
+	err = rp_net_xfer_all(s->c, s->fd, got, sizeof(got), false,
+			      deadline < cap ? deadline : cap);
 	if (err)
 		return err;
 	return memcmp(want, got, sizeof(got)) ? -EACCES : 0;
-}
-
-/* accept() failed with errno @err. A connection that went away before we
- * took it is no failure; anything else (EMFILE, ENOBUFS) may pass as
- * other descriptors close: remember it, pause, try again. */
-static void accept_failed(int err, uint64_t deadline, int *failed)
-{
-	int ms = rp_ms_left(deadline);
-	struct timespec pause = { 0 };
-
-	if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR ||
-	    err == ECONNABORTED || err == EPROTO)
-		return;
-	*failed = err;
-	if (ms < 0 || ms > ACCEPT_BACKOFF_MS)
-		ms = ACCEPT_BACKOFF_MS;
-	pause.tv_nsec = (long)ms * (long)RP_NS_PER_MS;
-	nanosleep(&pause, NULL);
 }
 
 /* Take one connection from the backlog. Return: 0 with the stream,
@@ -112,11 +92,13 @@ static int accept_one(struct sock_listener *l, const char *token,
 
 	fd = l->c->accept(l->fd, NULL, NULL);
 	if (fd < 0) {
-		accept_failed(errno, deadline, failed);
+		err = errno;
+		if (rp_net_accept_failed(err, deadline))
+			*failed = err;
 		return ACCEPT_KEEP_TRYING;
 	}
 	*failed = 0;
-	err = rp_sock_stream_create(l->base.ops, l->c, &l->base.spec, fd, &s);
+	err = rp_sock_stream_create(l->base.ops, &l->base.spec, fd, &s);
 	if (err) {
 		l->c->close(fd);
 		return rp_errf(&l->base.err, err,

@@ -146,25 +146,16 @@ void rp_sock_close(struct rp_stream *s);
 /* stream.c: a stream's life and the I/O of setup. */
 
 /**
- * rp_sock_stream_create - a stream over connected socket @fd (not closed
- * on failure), with its ring, TCP_NODELAY set and @fd made non-blocking.
- * Return: 0, -ENOMEM or -errno of fcntl.
+ * rp_sock_stream_create - a stream of transport @ops over connected socket
+ * @fd (not closed on failure), with its ring, TCP_NODELAY set and @fd made
+ * non-blocking. Return: 0, -ENOMEM or -errno of fcntl.
  */
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
-			  const struct rp_sock_calls *c,
 			  const struct rp_spec *spec, int fd,
 			  struct sock_stream **out);
 
 /** rp_sock_token - the RP_TOKEN_LEN bytes that present @token. */
 void rp_sock_token(uint8_t buf[RP_TOKEN_LEN], const char *token);
-
-/**
- * rp_sock_xfer_all - send (@tx) or receive exactly @len bytes before
- * @deadline_ns (setup only). Return: 0, -ETIMEDOUT, -ECONNRESET when the
- * peer closed, or -errno; no reason recorded.
- */
-int rp_sock_xfer_all(struct sock_stream *s, void *buf, size_t len, bool tx,
-		     uint64_t deadline_ns);
 
 /**
  * rp_sock_idle_wait - nothing to do: sleep until the socket is ready for

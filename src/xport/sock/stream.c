@@ -12,10 +12,10 @@
 #include "xport/sock/sock.h"
 
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
-			  const struct rp_sock_calls *c,
 			  const struct rp_spec *spec, int fd,
 			  struct sock_stream **out)
 {
+	const struct rp_sock_calls *c = sock_calls_of(ops);
 	struct sock_stream *s = calloc(1, sizeof(*s));
 	int one = 1, err;
 
@@ -57,12 +57,6 @@ void rp_sock_token(uint8_t buf[RP_TOKEN_LEN], const char *token)
 {
 	memset(buf, 0, RP_TOKEN_LEN);
 	memcpy(buf, token, strnlen(token, RP_TOKEN_LEN));
-}
-
-int rp_sock_xfer_all(struct sock_stream *s, void *buf, size_t len, bool tx,
-		     uint64_t deadline_ns)
-{
-	return rp_net_xfer_all(s->c, s->fd, buf, len, tx, deadline_ns);
 }
 
 static short wanted_events(const struct sock_stream *s)
