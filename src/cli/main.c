@@ -76,20 +76,29 @@ static void expand_all(struct rp_config *cfg)
 	}
 }
 
+/* Every transport, each over the whole sweep: results transport-major. */
 static int run_client(const struct rp_config *cfg)
 {
-	struct rp_result res[RP_MAX_TRANSPORTS];
-	size_t i, n = cfg->n_transports;
+	size_t points = cfg->n_sizes * cfg->n_depths;
+	size_t i, k, n = cfg->n_transports * points;
+	struct rp_result *res = calloc(n, sizeof(*res));
 	int failed = 0;
 
-	for (i = 0; i < n; i++) {
-		if (rp_client_run_test(cfg, cfg->transports[i], &res[i]))
+	if (!res) {
+		fprintf(stderr, "rdmaperf: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < cfg->n_transports; i++) {
+		struct rp_result *r = &res[i * points];
+
+		if (rp_client_run_test(cfg, cfg->transports[i], r))
 			failed = 1;
-		if (res[i].notes[0])
+		if (r->notes[0])
 			fprintf(stderr, "rdmaperf: %s: note: %s\n",
-				res[i].transport, res[i].notes);
-		if (res[i].failed && !cfg->json)
-			fprintf(stderr, "rdmaperf: %s\n", res[i].error);
+				r->transport, r->notes);
+		for (k = 0; k < points && !cfg->json; k++)
+			if (r[k].failed && (k == 0 || !r[k - 1].failed))
+				fprintf(stderr, "rdmaperf: %s\n", r[k].error);
 	}
 	if (cfg->json)
 		rp_report_json(stdout, cfg, res, n);
@@ -97,6 +106,7 @@ static int run_client(const struct rp_config *cfg)
 		rp_report_text(stdout, cfg, res, n);
 	for (i = 0; i < n; i++)
 		rp_result_fini(&res[i]);
+	free(res);
 	return failed;
 }
 

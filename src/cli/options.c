@@ -10,18 +10,11 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "cli/parse.h"
+#include "core/cpulist.h"
+#include "core/sweep.h"
 #include "core/units.h"
 #include "proto/proto.h"
-
-struct parse {
-	struct rp_config *cfg;
-	char *err;
-	size_t errlen;
-	bool set_iters;
-	bool set_time;
-	bool set_warmup;
-	enum rp_cli_action act;
-};
 
 typedef int (*handler_fn)(struct parse *p, const char *arg);
 
@@ -34,36 +27,26 @@ struct opt {
 	const char *help;
 };
 
-__attribute__((format(printf, 2, 3))) static int bad(struct parse *p,
-						     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p->err, p->errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 static int num_in(struct parse *p, const char *flag, const char *arg,
 		  uint64_t lo, uint64_t hi, uint64_t *out)
 {
 	int err = rp_units_parse_count(arg, out);
 
 	if (err == -EINVAL)
-		return bad(p, "%s: '%s' is not a number", flag, arg);
+		return rp_cli_bad(p, "%s: '%s' is not a number", flag, arg);
 	if (err || *out < lo || *out > hi)
-		return bad(p, "%s: %s out of range: accepted %llu to %llu",
-			   flag, arg, (unsigned long long)lo,
-			   (unsigned long long)hi);
+		return rp_cli_bad(
+			p, "%s: %s out of range: accepted %llu to %llu", flag,
+			arg, (unsigned long long)lo, (unsigned long long)hi);
 	return 0;
 }
 
 static int set_mode(struct parse *p, enum rp_mode m)
 {
 	if (p->cfg->mode != RP_MODE_NONE && p->cfg->mode != m)
-		return bad(p, "-s/--server, -c/--client and --loopback are "
-			      "exclusive: give one");
+		return rp_cli_bad(p,
+				  "-s/--server, -c/--client and --loopback are "
+				  "exclusive: give one");
 	p->cfg->mode = m;
 	return 0;
 }
@@ -89,7 +72,7 @@ static int o_loopback(struct parse *p, const char *arg)
 static int o_address(struct parse *p, const char *arg)
 {
 	if (!arg[0])
-		return bad(p, "-a/--address: empty address");
+		return rp_cli_bad(p, "-a/--address: empty address");
 	p->cfg->host = arg;
 	return 0;
 }
@@ -108,18 +91,18 @@ static int add_transport(struct parse *p, const char *name, size_t len)
 	struct rp_config *c = p->cfg;
 
 	if (len == 0 || len >= RP_SPEC_NAME_LEN)
-		return bad(p, "-x/--transport: empty or too long name");
+		return rp_cli_bad(p, "-x/--transport: empty or too long name");
 	if (c->n_transports == RP_MAX_TRANSPORTS)
-		return bad(p, "-x/--transport: at most %d transports",
-			   RP_MAX_TRANSPORTS);
+		return rp_cli_bad(p, "-x/--transport: at most %d transports",
+				  RP_MAX_TRANSPORTS);
 	memcpy(c->transports[c->n_transports], name, len);
 	c->transports[c->n_transports][len] = '\0';
 	if (!rp_xport_find(c->transports[c->n_transports]) &&
 	    strcmp(c->transports[c->n_transports], "all") != 0)
-		return bad(p,
-			   "-x/--transport: unknown transport '%s' "
-			   "(see --help for those built in)",
-			   c->transports[c->n_transports]);
+		return rp_cli_bad(p,
+				  "-x/--transport: unknown transport '%s' "
+				  "(see --help for those built in)",
+				  c->transports[c->n_transports]);
 	c->n_transports++;
 	return 0;
 }
@@ -143,40 +126,88 @@ static int o_transport(struct parse *p, const char *arg)
 static int o_op(struct parse *p, const char *arg)
 {
 	if (rp_op_parse(arg, &p->cfg->spec.op))
-		return bad(p,
-			   "-o/--op: unknown operation '%s': accepted W|write,"
-			   " R|read, S|send, write_imm, fetch_add, "
-			   "cmp_swap",
-			   arg);
+		return rp_cli_bad(
+			p,
+			"-o/--op: unknown operation '%s': accepted W|write,"
+			" R|read, S|send, write_imm, fetch_add, "
+			"cmp_swap",
+			arg);
 	return 0;
 }
 
 static int o_size(struct parse *p, const char *arg)
 {
-	uint64_t v;
-	int err = rp_units_parse_size(arg, &v);
+	struct rp_config *c = p->cfg;
 
-	if (err == -EINVAL)
-		return bad(p,
-			   "-S/--size: '%s' is not a size (digits with an "
-			   "optional K, M or G suffix)",
-			   arg);
-	if (err || v < 1 || v > RP_SPEC_MAX_SIZE)
-		return bad(p,
-			   "-S/--size: %s out of range: accepted 1 to 1G "
-			   "bytes",
-			   arg);
-	p->cfg->spec.size_bytes = v;
+	if (p->all_sizes)
+		return rp_cli_bad(
+			p, "-S/--size and --all-sizes are exclusive: give one");
+	p->set_sizes = true;
+	return rp_sweep_parse_sizes(arg, RP_SPEC_MAX_SIZE, c->sizes,
+				    RP_MAX_SIZES, &c->n_sizes, p->err,
+				    p->errlen);
+}
+
+static int o_all_sizes(struct parse *p, const char *arg)
+{
+	(void)arg;
+	if (p->set_sizes)
+		return rp_cli_bad(
+			p, "-S/--size and --all-sizes are exclusive: give one");
+	p->all_sizes = true;
+	p->cfg->n_sizes = rp_sweep_all_sizes(p->cfg->sizes, RP_MAX_SIZES);
 	return 0;
 }
 
 static int o_depth(struct parse *p, const char *arg)
 {
-	uint64_t v;
-	int err = num_in(p, "-q/--queue-depth", arg, 1, RP_SPEC_MAX_DEPTH, &v);
+	struct rp_config *c = p->cfg;
 
-	p->cfg->spec.queue_depth = (uint32_t)v;
+	return rp_sweep_parse_depths(arg, RP_SPEC_MAX_DEPTH, c->depths,
+				     RP_MAX_DEPTHS, &c->n_depths, p->err,
+				     p->errlen);
+}
+
+static int o_streams(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = num_in(p, "-P/--streams", arg, 1, RP_SPEC_MAX_STREAMS, &v);
+
+	p->cfg->spec.streams = (uint32_t)v;
 	return err;
+}
+
+static int o_threads(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = num_in(p, "-T/--threads", arg, 1, RP_SPEC_MAX_THREADS, &v);
+
+	p->cfg->spec.threads = (uint32_t)v;
+	return err;
+}
+
+static int o_bidir(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.bidir = true;
+	return 0;
+}
+
+static int o_wait(struct parse *p, const char *arg)
+{
+	if (rp_wait_parse(arg, &p->cfg->spec.wait))
+		return rp_cli_bad(
+			p, "--wait: unknown mode '%s': accepted busy, event",
+			arg);
+	return 0;
+}
+
+static int o_cpu(struct parse *p, const char *arg)
+{
+	struct rp_config *c = p->cfg;
+
+	return rp_cpulist_parse(arg, c->cpus, RP_MAX_CPUS, &c->n_cpus, p->err,
+				p->errlen);
 }
 
 static int o_iters(struct parse *p, const char *arg)
@@ -193,10 +224,11 @@ static int o_time(struct parse *p, const char *arg)
 
 	p->set_time = true;
 	if (err || ns < 1000000 || ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
-		return bad(p,
-			   "-t/--time: '%s' is not a duration from 0.001 "
-			   "to %llu seconds",
-			   arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
+		return rp_cli_bad(
+			p,
+			"-t/--time: '%s' is not a duration from 0.001 "
+			"to %llu seconds",
+			arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
 	p->cfg->spec.duration_ns = ns;
 	return 0;
 }
@@ -259,7 +291,8 @@ static int o_quiet(struct parse *p, const char *arg)
 static int o_device(struct parse *p, const char *arg)
 {
 	if (!arg[0] || strlen(arg) > 63)
-		return bad(p, "-d/--device: a device name of 1 to 63 chars");
+		return rp_cli_bad(
+			p, "-d/--device: a device name of 1 to 63 chars");
 	p->cfg->params.device = arg;
 	return 0;
 }
@@ -279,10 +312,11 @@ static int o_inline(struct parse *p, const char *arg)
 	int err = rp_units_parse_size(arg, &v);
 
 	if (err || v > 4096)
-		return bad(p,
-			   "--inline: %s out of range: accepted 0 to 4096 "
-			   "bytes",
-			   arg);
+		return rp_cli_bad(
+			p,
+			"--inline: %s out of range: accepted 0 to 4096 "
+			"bytes",
+			arg);
 	p->cfg->params.inline_bytes = (int)v;
 	return 0;
 }
@@ -302,8 +336,9 @@ static int o_mtu(struct parse *p, const char *arg)
 	int err = num_in(p, "--mtu", arg, 256, 4096, &v);
 
 	if (!err && (v & (v - 1)))
-		return bad(p, "--mtu: %s: accepted 256, 512, 1024, 2048, 4096",
-			   arg);
+		return rp_cli_bad(
+			p, "--mtu: %s: accepted 256, 512, 1024, 2048, 4096",
+			arg);
 	p->cfg->params.mtu = (int)v;
 	return err;
 }
@@ -335,7 +370,11 @@ enum {
 	O_INLINE,
 	O_GID,
 	O_MTU,
-	O_QUIET
+	O_QUIET,
+	O_ALL_SIZES,
+	O_BIDIR,
+	O_WAIT,
+	O_CPU
 };
 
 static const struct opt opts[] = {
@@ -350,12 +389,23 @@ static const struct opt opts[] = {
 	  "transports, comma-separated (see below)" },
 	{ "op", 'o', 1, o_op, "OP",
 	  "W|write, R|read, S|send, write_imm, fetch_add, cmp_swap" },
-	{ "size", 'S', 1, o_size, "BYTES",
-	  "message size, K/M/G suffixes (default 64K)" },
-	{ "queue-depth", 'q', 1, o_depth, "N",
-	  "operations in flight, throughput phase (default 16)" },
+	{ "size", 'S', 1, o_size, "SIZES",
+	  "message size, list 4K,1M or range 2-8M (default 64K)" },
+	{ "all-sizes", O_ALL_SIZES, 0, o_all_sizes, NULL,
+	  "sweep sizes 2 B to 8 MiB, powers of two (-S 2-8M)" },
+	{ "queue-depth", 'q', 1, o_depth, "DEPTHS",
+	  "operations in flight, list or range (default 16)" },
+	{ "streams", 'P', 1, o_streams, "N",
+	  "parallel streams, 1 to 128 (default 1)" },
+	{ "threads", 'T', 1, o_threads, "N",
+	  "threads on each side, 1 to 64, at most -P (default 1)" },
+	{ "bidir", O_BIDIR, 0, o_bidir, NULL, "both ends send at once" },
+	{ "wait", O_WAIT, 1, o_wait, "MODE",
+	  "busy|event: spin on completions or sleep (default busy)" },
+	{ "cpu", O_CPU, 1, o_cpu, "LIST",
+	  "pin this side's threads to LIST (0-3,6), in turn" },
 	{ "iterations", 'C', 1, o_iters, "N",
-	  "operations in the throughput phase (default 10000)" },
+	  "operations per stream and point (default: below)" },
 	{ "time", 't', 1, o_time, "SECONDS",
 	  "run the throughput phase this long instead of -C" },
 	{ "warmup", O_WARMUP, 1, o_warmup, "N",
@@ -440,61 +490,12 @@ static int getopt_error(struct parse *p, int c, char **argv)
 	char name[48];
 
 	if (c == ':')
-		return bad(p, "%s needs a value",
-			   optopt ? flag_name(optopt, name, sizeof(name))
-				  : argv[optind - 1]);
+		return rp_cli_bad(p, "%s needs a value",
+				  optopt ? flag_name(optopt, name, sizeof(name))
+					 : argv[optind - 1]);
 	if (optopt)
-		return bad(p, "unknown flag -%c", optopt);
-	return bad(p, "unknown flag %s", argv[optind - 1]);
-}
-
-static int check_mode(struct parse *p)
-{
-	struct rp_config *c = p->cfg;
-
-	if (c->mode == RP_MODE_NONE)
-		return bad(p, "say -s (server), -c (client) or --loopback");
-	if (c->mode == RP_MODE_CLIENT && !c->host)
-		return bad(p, "-a/--address: the client needs the server's "
-			      "address");
-	if (c->mode == RP_MODE_LOOPBACK && !c->host) {
-		c->host = "127.0.0.1";
-		c->host_defaulted = true;
-	}
-	if (p->set_iters && p->set_time)
-		return bad(p, "-C/--iterations and -t/--time are exclusive: "
-			      "give one");
-	return 0;
-}
-
-/* Turn what was said into the spec the server receives. */
-static int finish_spec(struct parse *p)
-{
-	struct rp_spec *s = &p->cfg->spec;
-	char why[160];
-
-	if (p->set_time)
-		s->iterations = 0;
-	if (rp_op_is_atomic(s->op))
-		s->size_bytes = 8;
-	if (!s->latency && !s->bandwidth)
-		return bad(p, "--no-latency and --no-bandwidth together leave "
-			      "nothing to measure");
-	if (s->size_bytes * s->queue_depth > RP_SPEC_MAX_MEM)
-		return bad(p,
-			   "-S/--size times -q/--queue-depth is over the "
-			   "%llu MiB a side may register",
-			   (unsigned long long)(RP_SPEC_MAX_MEM >> 20));
-	if (!p->cfg->n_transports) {
-		p->cfg->transport_defaulted = true;
-		snprintf(p->cfg->transports[p->cfg->n_transports++],
-			 RP_SPEC_NAME_LEN, "%s", rp_xport_at(0)->name);
-	}
-	snprintf(s->transport, sizeof(s->transport), "%s",
-		 p->cfg->transports[0]);
-	if (rp_spec_validate(s, why, sizeof(why)))
-		return bad(p, "%s", why);
-	return 0;
+		return rp_cli_bad(p, "unknown flag -%c", optopt);
+	return rp_cli_bad(p, "unknown flag %s", argv[optind - 1]);
 }
 
 int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
@@ -515,14 +516,11 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 		rc = o ? o->fn(&p, optarg) : getopt_error(&p, c, argv);
 	}
 	if (!rc && optind < argc)
-		rc = bad(&p, "unexpected argument '%s'", argv[optind]);
+		rc = rp_cli_bad(&p, "unexpected argument '%s'", argv[optind]);
 	*act = p.act;
 	if (rc || p.act != RP_CLI_RUN)
 		return rc;
-	rc = check_mode(&p);
-	if (!rc && cfg->mode != RP_MODE_SERVER)
-		rc = finish_spec(&p);
-	return rc;
+	return rp_cli_finish(&p);
 }
 
 void rp_cli_usage(FILE *f)
@@ -530,12 +528,15 @@ void rp_cli_usage(FILE *f)
 	char left[40];
 	size_t i;
 
-	fprintf(f, "Usage: rdmaperf -s [-a ADDR] [-p PORT] [--once]\n"
-		   "       rdmaperf -c -a HOST [-x LIST] [-o OP] [-S SIZE] "
-		   "[-q DEPTH] [-C N | -t SEC] [--json]\n"
-		   "       rdmaperf --loopback [options]\n\n"
-		   "Latency and throughput of RDMA, TCP and rsockets in one "
-		   "run.\n\nOptions:\n");
+	fprintf(f,
+		"Usage: rdmaperf -s [-a ADDR] [-p PORT] [--once] [--cpu LIST]\n"
+		"       rdmaperf -c -a HOST [-x LIST] [-o OP] "
+		"[-S SIZES | --all-sizes] [-q DEPTHS]\n"
+		"                [-P N] [-T N] [--bidir] [--wait MODE] "
+		"[-C N | -t SEC] [--json]\n"
+		"       rdmaperf --loopback [options]\n\n"
+		"Latency and throughput of RDMA, TCP and rsockets in one "
+		"run.\n\nOptions:\n");
 	for (i = 0; i < N_OPTS; i++) {
 		if (opts[i].val < 256)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s",
@@ -551,7 +552,10 @@ void rp_cli_usage(FILE *f)
 	fprintf(f, "\nTransports built in (the first is the default):");
 	for (i = 0; i < rp_xport_count(); i++)
 		fprintf(f, " %s", rp_xport_at(i)->name);
-	fprintf(f, "\n\nSizes take K, M, G (1024-based); counts take k, m "
-		   "(1000-based).\nExit status: 0 ok, 1 the test failed, 2 "
-		   "bad usage.\n");
+	fprintf(f,
+		"\n\nSizes take K, M, G (1024-based); counts take k, m "
+		"(1000-based).\nA sweep (several sizes or depths) runs every "
+		"size with every depth.\n-C default 10000; in a sweep 256 "
+		"MiB / size per point, 1000 to 1000000.\nExit status: 0 ok, "
+		"1 the test failed, 2 bad usage.\n");
 }

@@ -69,6 +69,10 @@ void rp_spec_defaults(struct rp_spec *s)
 	s->latency = true;
 	s->bandwidth = true;
 	s->verify = false;
+	s->streams = 1;
+	s->threads = 1;
+	s->bidir = false;
+	s->wait = RP_WAIT_BUSY;
 }
 
 static bool transport_name_ok(const char *name)
@@ -112,12 +116,19 @@ static int validate_shape(const struct rp_spec *s, char *err, size_t errlen)
 			"queue_depth %u out of range: accepted 1 to "
 			"%d",
 			s->queue_depth, RP_SPEC_MAX_DEPTH);
-	mem = s->size_bytes * s->queue_depth; /* both bounded: no overflow */
-	if (mem > RP_SPEC_MAX_MEM)
+	if (s->streams < 1 || s->streams > RP_SPEC_MAX_STREAMS)
 		return rp_spec_errf(err, errlen,
-				    "size * queue_depth %llu out of range: "
-				    "accepted up to %llu bytes",
-				    (unsigned long long)mem, RP_SPEC_MAX_MEM);
+				    "streams %u out of range: accepted 1 to %d",
+				    s->streams, RP_SPEC_MAX_STREAMS);
+	/* all bounded: no overflow */
+	mem = s->size_bytes * s->queue_depth * s->streams * (s->bidir ? 2 : 1);
+	if (mem > RP_SPEC_MAX_MEM)
+		return rp_spec_errf(
+			err, errlen,
+			"size * queue_depth * streams%s %llu out of "
+			"range: accepted up to %llu bytes",
+			s->bidir ? " * 2 (bidir)" : "", (unsigned long long)mem,
+			RP_SPEC_MAX_MEM);
 	if (rp_op_is_atomic(s->op) && s->size_bytes != 8)
 		return rp_spec_errf(err, errlen,
 				    "size %llu invalid for %s: atomics accept "
@@ -160,6 +171,22 @@ static int validate_bandwidth(const struct rp_spec *s, char *err, size_t errlen)
 			   RP_SPEC_MAX_DURATION_NS, " ns", err, errlen);
 }
 
+static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
+{
+	if (s->threads < 1 || s->threads > RP_SPEC_MAX_THREADS ||
+	    s->threads > s->streams)
+		return rp_spec_errf(err, errlen,
+				    "threads %u out of range: accepted 1 to "
+				    "streams (%u), at most %d",
+				    s->threads, s->streams,
+				    RP_SPEC_MAX_THREADS);
+	if ((unsigned int)s->wait >= RP_WAIT__COUNT)
+		return rp_spec_errf(err, errlen,
+				    "wait %u out of range: accepted 0 to %d",
+				    (unsigned int)s->wait, RP_WAIT__COUNT - 1);
+	return 0;
+}
+
 static int validate_phases(const struct rp_spec *s, char *err, size_t errlen)
 {
 	int ret;
@@ -186,6 +213,8 @@ int rp_spec_validate(const struct rp_spec *s, char *err, size_t errlen)
 	int ret;
 
 	ret = validate_shape(s, err, errlen);
+	if (!ret)
+		ret = validate_run(s, err, errlen);
 	if (ret)
 		return ret;
 	return validate_phases(s, err, errlen);
@@ -218,6 +247,29 @@ int rp_op_parse(const char *s, enum rp_op *out)
 	for (i = 0; i < sizeof(op_aliases) / sizeof(op_aliases[0]); i++) {
 		if (!strcasecmp(s, op_aliases[i].name)) {
 			*out = op_aliases[i].op;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static const char *const wait_names[RP_WAIT__COUNT] = {
+	[RP_WAIT_BUSY] = "busy",
+	[RP_WAIT_EVENT] = "event",
+};
+
+const char *rp_wait_name(enum rp_wait w)
+{
+	return (unsigned int)w < RP_WAIT__COUNT ? wait_names[w] : "unknown";
+}
+
+int rp_wait_parse(const char *s, enum rp_wait *out)
+{
+	int i;
+
+	for (i = 0; s && i < RP_WAIT__COUNT; i++) {
+		if (!strcmp(s, wait_names[i])) {
+			*out = (enum rp_wait)i;
 			return 0;
 		}
 	}

@@ -27,12 +27,22 @@ enum rp_op {
 #define RP_SPEC_MAX_ITERS   (1ULL << 40)   /* operations in a phase */
 #define RP_SPEC_MAX_SECONDS (24ULL * 3600) /* duration of a phase */
 #define RP_SPEC_NAME_LEN    16
+#define RP_SPEC_MAX_STREAMS 128 /* streams (-P) of one test, per direction */
+#define RP_SPEC_MAX_THREADS 64	/* threads (-T) on each side */
+
+/* How a side waits for completions: spinning, or asleep on an event (the
+ * verbs completion channel, poll() on a socket). Both ends use the same. */
+enum rp_wait { RP_WAIT_BUSY, RP_WAIT_EVENT, RP_WAIT__COUNT };
 
 struct rp_spec {
 	char transport[RP_SPEC_NAME_LEN]; /* "tcp", "rdma", "rsocket" */
 	enum rp_op op;
-	uint64_t size_bytes;	 /* one message */
-	uint32_t queue_depth;	 /* operations in flight, throughput phase */
+	/* One message, and operations in flight in the throughput phase; in a
+	 * sweep, the largest point's (buffers are sized for them once, each
+	 * point then runs at its own size and depth: rp_xport_ops.set_point).
+	 */
+	uint64_t size_bytes;
+	uint32_t queue_depth;
 	uint64_t iterations;	 /* throughput phase; 0 in time mode */
 	uint64_t duration_ns;	 /* throughput phase in time mode, else 0 */
 	uint64_t warmup;	 /* warm-up operations, results discarded */
@@ -40,6 +50,10 @@ struct rp_spec {
 	bool latency;		 /* run the latency phase */
 	bool bandwidth;		 /* run the throughput phase */
 	bool verify;		 /* receiver checks every payload */
+	uint32_t streams;	 /* streams per direction (-P), >= 1 */
+	uint32_t threads;	 /* threads per role on each side (-T) */
+	bool bidir;		 /* both ends initiate at once */
+	enum rp_wait wait;	 /* both ends */
 };
 
 /** rp_spec_defaults - fill @s with the defaults of a client without flags. */
@@ -78,6 +92,12 @@ const char *rp_op_name(enum rp_op op);
  * (W, R, S). Return: 0, or -EINVAL.
  */
 int rp_op_parse(const char *s, enum rp_op *out);
+
+/** rp_wait_name - "busy", "event"; "unknown" when out of range. */
+const char *rp_wait_name(enum rp_wait w);
+
+/** rp_wait_parse - inverse of rp_wait_name. Return: 0 or -EINVAL. */
+int rp_wait_parse(const char *s, enum rp_wait *out);
 
 /** rp_op_is_atomic - true for fetch_add and cmp_swap. */
 bool rp_op_is_atomic(enum rp_op op);

@@ -279,7 +279,11 @@ cJSON *rp_proto_spec_encode(const struct rp_spec *s)
 				     (double)s->lat_iterations) ||
 	    !cJSON_AddBoolToObject(o, "latency", s->latency) ||
 	    !cJSON_AddBoolToObject(o, "bandwidth", s->bandwidth) ||
-	    !cJSON_AddBoolToObject(o, "verify", s->verify)) {
+	    !cJSON_AddBoolToObject(o, "verify", s->verify) ||
+	    !cJSON_AddNumberToObject(o, "streams", s->streams) ||
+	    !cJSON_AddNumberToObject(o, "threads", s->threads) ||
+	    !cJSON_AddBoolToObject(o, "bidir", s->bidir) ||
+	    !cJSON_AddStringToObject(o, "wait", rp_wait_name(s->wait))) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -428,6 +432,47 @@ static const struct spec_key bool_fields[] = {
 	{ "verify", offsetof(struct rp_spec, verify) },
 };
 
+/* A count of at most UINT32_MAX; absent (a 1.0 client): @dflt. */
+static int get_u32_or(const cJSON *obj, const char *key, uint32_t dflt,
+		      uint32_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	*out = dflt;
+	if (!cJSON_GetObjectItemCaseSensitive(obj, key))
+		return 0;
+	if (get_u64(obj, key, &v, err, errlen))
+		return -EINVAL;
+	if (v > UINT32_MAX)
+		return rp_spec_errf(err, errlen,
+				    "spec field \"%s\" is %llu: too large", key,
+				    (unsigned long long)v);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Fields of protocol 1.1: streams, threads, bidir, wait. */
+static int get_run_fields(const cJSON *obj, struct rp_spec *s, char *err,
+			  size_t errlen)
+{
+	const char *wait = "busy";
+
+	if (get_u32_or(obj, "streams", 1, &s->streams, err, errlen) ||
+	    get_u32_or(obj, "threads", 1, &s->threads, err, errlen))
+		return -EINVAL;
+	if (cJSON_GetObjectItemCaseSensitive(obj, "bidir") &&
+	    get_bool(obj, "bidir", &s->bidir, err, errlen))
+		return -EINVAL;
+	if (cJSON_GetObjectItemCaseSensitive(obj, "wait") &&
+	    get_string(obj, "wait", &wait, err, errlen))
+		return -EINVAL;
+	if (rp_wait_parse(wait, &s->wait))
+		return rp_spec_errf(err, errlen,
+				    "spec field \"wait\" unknown: accepted "
+				    "busy, event");
+	return 0;
+}
+
 static int get_fields(const cJSON *obj, struct rp_spec *s, char *err,
 		      size_t errlen)
 {
@@ -448,7 +493,7 @@ static int get_fields(const cJSON *obj, struct rp_spec *s, char *err,
 			     (bool *)(base + bool_fields[i].off), err, errlen))
 			return -EINVAL;
 	}
-	return 0;
+	return get_run_fields(obj, s, err, errlen);
 }
 
 int rp_proto_spec_decode(const cJSON *obj, struct rp_spec *out, char *err,

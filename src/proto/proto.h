@@ -15,13 +15,25 @@
  *
  *   C -> S  HELLO   {proto, version, host}      S -> C  HELLO (or ERROR busy)
  *   C -> S  TEST    {spec}                      S -> C  SETUP {token, endpoint}
- *   C connects its data streams, presenting the token, then
- *   C -> S  STREAMS {client's transport info}   S -> C  STREAMS {server's}
- *   C -> S  START   {phase}                     S -> C  READY
- *   ... the client runs the phase on the data streams ...
- *   C -> S  STOP    {phase}                     S -> C  DONE  {server side}
- *   (START/STOP repeat for warmup, latency, bandwidth)
+ *   C connects every data stream, one after the other, presenting the
+ *   token: spec.streams the client initiates, then (spec.bidir) as many
+ *   the server initiates; the i-th accept is the i-th connect.
+ *   C -> S  STREAMS {streams: [info per stream]}
+ *                                               S -> C  STREAMS {streams:
+ * [...]} for each point of the sweep, for each phase: C -> S  START   {phase,
+ * size, depth,        S -> C  READY iterations, duration_ns} (a size or depth
+ * other than the streams' moves both ends' streams to that point first;
+ * iterations/duration_ns: how long the server's own initiators run under
+ * --bidir)
+ *   ... the phase runs on the data streams ...
+ *   C -> S  STOP    {phase, abort if the        S -> C  DONE  {server side,
+ *                    client was interrupted}
+ *                                                 under --bidir its direction}
  *   C -> S  BYE                                 S releases the test
+ *
+ * Protocol 2.0 (1.x had one stream) added spec.streams, threads, bidir and
+ * wait (a spec without them means one stream, busy), the STREAMS arrays
+ * and START's point; a 1.x peer is told "unsupported protocol version".
  *
  * Either side may send ERROR {code, message} at any time; it ends the test.
  */
@@ -36,7 +48,7 @@
 #include "core/spec.h"
 
 #define RP_PROTO_MAGIC	      0x52445046u /* "RDPF" */
-#define RP_PROTO_MAJOR	      1
+#define RP_PROTO_MAJOR	      2
 #define RP_PROTO_MINOR	      0
 #define RP_PROTO_VERSION      ((RP_PROTO_MAJOR << 8) | RP_PROTO_MINOR)
 #define RP_PROTO_HDR_LEN      12

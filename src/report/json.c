@@ -1,20 +1,60 @@
 // SPDX-License-Identifier: MIT
 /*
  * JSON reporter. The shape is fixed by DESIGN.md ("Outputs"): fields may be
- * added, none renamed. Latencies are in microseconds.
+ * added, none renamed. Latencies are in microseconds; a number that is not
+ * finite prints as null, so the document is always valid JSON. One element
+ * of "results" per (transport, point), transport-major.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "report/report.h"
+#include "report/priv.h"
+
+static void transports_json(const struct rp_config *cfg, cJSON *c)
+{
+	cJSON *t;
+	size_t i;
+
+	if (cfg->n_transports == 1) {
+		cJSON_AddStringToObject(c, "transport", cfg->transports[0]);
+		return;
+	}
+	t = cJSON_AddArrayToObject(c, "transport");
+	for (i = 0; t && i < cfg->n_transports; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(cfg->transports[i]));
+}
+
+/* The sweep's sizes, depths and the pinned CPUs; a test of one point
+ * without a sweep list has its spec's size and depth. */
+static void lists_json(const struct rp_config *cfg, cJSON *c)
+{
+	double size = (double)cfg->spec.size_bytes;
+	double depth = cfg->spec.queue_depth;
+	cJSON *a;
+	size_t i;
+
+	a = cJSON_AddArrayToObject(c, "sizes");
+	for (i = 0; a && i < cfg->n_sizes; i++)
+		cJSON_AddItemToArray(a,
+				     cJSON_CreateNumber((double)cfg->sizes[i]));
+	if (a && !cfg->n_sizes)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(size));
+	a = cJSON_AddArrayToObject(c, "queue_depths");
+	for (i = 0; a && i < cfg->n_depths; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->depths[i]));
+	if (a && !cfg->n_depths)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(depth));
+	a = cJSON_AddArrayToObject(c, "cpus");
+	for (i = 0; a && i < cfg->n_cpus; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->cpus[i]));
+}
 
 /* The test as the user asked for it (not the wire's spec encoding: the
  * user's view has a list of transports, seconds, the server's address). */
 static cJSON *config_json(const struct rp_config *cfg)
 {
 	const struct rp_spec *sp = &cfg->spec;
-	cJSON *c = cJSON_CreateObject(), *t;
-	size_t i;
+	cJSON *c = cJSON_CreateObject();
 
 	if (!c)
 		return NULL;
@@ -22,6 +62,8 @@ static cJSON *config_json(const struct rp_config *cfg)
 	cJSON_AddNumberToObject(c, "size", (double)sp->size_bytes);
 	cJSON_AddNumberToObject(c, "queue_depth", sp->queue_depth);
 	cJSON_AddNumberToObject(c, "iterations", (double)sp->iterations);
+	cJSON_AddBoolToObject(c, "iterations_defaulted",
+			      cfg->iterations_defaulted);
 	cJSON_AddNumberToObject(c, "duration_ns", (double)sp->duration_ns);
 	cJSON_AddNumberToObject(c, "warmup", (double)sp->warmup);
 	cJSON_AddNumberToObject(c, "lat_iterations",
@@ -29,80 +71,60 @@ static cJSON *config_json(const struct rp_config *cfg)
 	cJSON_AddBoolToObject(c, "latency", sp->latency);
 	cJSON_AddBoolToObject(c, "bandwidth", sp->bandwidth);
 	cJSON_AddBoolToObject(c, "verify", sp->verify);
-	if (cfg->n_transports == 1) {
-		cJSON_AddStringToObject(c, "transport", cfg->transports[0]);
-	} else {
-		t = cJSON_AddArrayToObject(c, "transport");
-		for (i = 0; t && i < cfg->n_transports; i++)
-			cJSON_AddItemToArray(
-				t, cJSON_CreateString(cfg->transports[i]));
-	}
-	cJSON_AddNumberToObject(c, "duration_s",
-				(double)cfg->spec.duration_ns / 1e9);
+	transports_json(cfg, c);
+	cJSON_AddNumberToObject(c, "duration_s", (double)sp->duration_ns / 1e9);
 	cJSON_AddStringToObject(c, "server", cfg->host ? cfg->host : "");
 	cJSON_AddNumberToObject(c, "port", cfg->port);
+	lists_json(cfg, c);
+	cJSON_AddNumberToObject(c, "streams", sp->streams ? sp->streams : 1);
+	cJSON_AddNumberToObject(c, "threads", sp->threads ? sp->threads : 1);
+	cJSON_AddBoolToObject(c, "bidir", sp->bidir);
+	cJSON_AddStringToObject(c, "wait", rp_wait_name(sp->wait));
 	return c;
-}
-
-static cJSON *latency_json(const struct rp_hist_summary *s)
-{
-	cJSON *l = cJSON_CreateObject();
-
-	if (!l)
-		return NULL;
-	cJSON_AddStringToObject(l, "unit", "us");
-	cJSON_AddNumberToObject(l, "count", (double)s->count);
-	cJSON_AddNumberToObject(l, "min", s->min / 1e3);
-	cJSON_AddNumberToObject(l, "mean", s->mean / 1e3);
-	cJSON_AddNumberToObject(l, "p50", s->p50 / 1e3);
-	cJSON_AddNumberToObject(l, "p90", s->p90 / 1e3);
-	cJSON_AddNumberToObject(l, "p99", s->p99 / 1e3);
-	cJSON_AddNumberToObject(l, "p99_9", s->p99_9 / 1e3);
-	cJSON_AddNumberToObject(l, "p99_99", s->p99_99 / 1e3);
-	cJSON_AddNumberToObject(l, "max", s->max / 1e3);
-	cJSON_AddNumberToObject(l, "stddev", s->stddev / 1e3);
-	return l;
 }
 
 static cJSON *unloaded_json(const struct rp_result *r)
 {
-	cJSON *l = latency_json(&r->unloaded);
+	cJSON *l = rp_report_latency_json(&r->unloaded);
 
 	if (!l)
 		return NULL;
-	cJSON_AddNumberToObject(l, "rtt_p50", r->rtt.p50 / 1e3);
-	cJSON_AddNumberToObject(l, "rtt_p99", r->rtt.p99 / 1e3);
+	rp_report_num(l, "rtt_p50", r->rtt.p50 / 1e3);
+	rp_report_num(l, "rtt_p99", r->rtt.p99 / 1e3);
 	cJSON_AddStringToObject(l, "method",
 				r->unloaded_halved ? "half round trip"
 						   : "whole operation");
 	return l;
 }
 
+/* One side's "cpu": core/cpu's fields, then what the side moved. */
 static cJSON *side_json(const struct rp_side *s)
 {
 	cJSON *c = cJSON_CreateObject();
 
 	if (!c)
 		return NULL;
-	cJSON_AddNumberToObject(c, "user_s", s->cpu.user_s);
-	cJSON_AddNumberToObject(c, "sys_s", s->cpu.sys_s);
-	cJSON_AddNumberToObject(c, "us_per_kib", s->cpu.us_per_kib);
-	cJSON_AddNumberToObject(c, "host_busy_s", s->cpu.host_busy_s);
-	cJSON_AddNumberToObject(c, "host_util", s->cpu.host_util);
-	cJSON_AddNumberToObject(c, "messages", (double)s->messages);
-	cJSON_AddNumberToObject(c, "bytes", (double)s->bytes);
-	cJSON_AddNumberToObject(c, "verify_errors", (double)s->verify_errors);
+	if (rp_cpu_usage_to_json(&s->cpu, c)) {
+		cJSON_Delete(c);
+		return NULL;
+	}
+	rp_report_num(c, "messages", (double)s->messages);
+	rp_report_num(c, "bytes", (double)s->bytes);
+	rp_report_num(c, "verify_errors", (double)s->verify_errors);
 	return c;
 }
 
-static void add_or_null(cJSON *obj, const char *key, bool present, cJSON *item)
+static cJSON *cpu_json(const struct rp_result *r)
 {
-	if (present && item)
-		cJSON_AddItemToObject(obj, key, item);
-	else {
-		cJSON_Delete(item);
-		cJSON_AddNullToObject(obj, key);
-	}
+	cJSON *cpu = cJSON_CreateObject();
+
+	if (!cpu)
+		return NULL;
+	rp_report_add_or_null(cpu, "client", r->client.present,
+			      side_json(&r->client));
+	rp_report_add_or_null(cpu, "server", r->server.present,
+			      side_json(&r->server));
+	return cpu;
 }
 
 static cJSON *error_json(const struct rp_result *r)
@@ -116,49 +138,70 @@ static cJSON *error_json(const struct rp_result *r)
 	return e;
 }
 
+/* What the point was: transport, op, size, depth, streams, threads... */
+static void point_json(const struct rp_result *r, cJSON *o)
+{
+	const struct rp_spec *sp = &r->spec;
+
+	cJSON_AddStringToObject(o, "transport", r->transport);
+	cJSON_AddNumberToObject(o, "point", r->point);
+	cJSON_AddStringToObject(o, "op", rp_op_name(sp->op));
+	cJSON_AddNumberToObject(o, "size", (double)sp->size_bytes);
+	cJSON_AddNumberToObject(o, "queue_depth", sp->queue_depth);
+	cJSON_AddNumberToObject(o, "iterations", (double)sp->iterations);
+	cJSON_AddNumberToObject(o, "duration_s", (double)sp->duration_ns / 1e9);
+	cJSON_AddNumberToObject(o, "streams", sp->streams ? sp->streams : 1);
+	cJSON_AddNumberToObject(o, "threads", sp->threads ? sp->threads : 1);
+	cJSON_AddStringToObject(o, "wait", rp_wait_name(sp->wait));
+	cJSON_AddBoolToObject(o, "bidir", sp->bidir);
+	cJSON_AddBoolToObject(o, "ok", !r->failed);
+}
+
+/* One side's transport information: "X_transport" is the first stream's
+ * (the object it always was), "X_streams" every stream's, in order. */
+static void side_info(cJSON *o, const char *one, const char *all,
+		      const cJSON *info)
+{
+	const cJSON *first =
+		cJSON_IsArray(info) ? cJSON_GetArrayItem(info, 0) : info;
+
+	if (first)
+		cJSON_AddItemToObject(o, one, cJSON_Duplicate(first, 1));
+	if (cJSON_IsArray(info))
+		cJSON_AddItemToObject(o, all, cJSON_Duplicate(info, 1));
+}
+
+static void info_json(const struct rp_result *r, cJSON *o)
+{
+	side_info(o, "client_transport", "client_streams", r->client_info);
+	side_info(o, "server_transport", "server_streams", r->server_info);
+	cJSON_AddStringToObject(o, "notes", r->notes);
+}
+
 static cJSON *result_json(const struct rp_result *r)
 {
-	cJSON *o = cJSON_CreateObject(), *t, *cpu;
+	cJSON *o = cJSON_CreateObject();
 
 	if (!o)
 		return NULL;
-	cJSON_AddStringToObject(o, "transport", r->transport);
-	cJSON_AddStringToObject(o, "op", rp_op_name(r->spec.op));
-	cJSON_AddNumberToObject(o, "size", (double)r->spec.size_bytes);
-	cJSON_AddNumberToObject(o, "queue_depth", r->spec.queue_depth);
-	cJSON_AddNumberToObject(o, "streams", 1);
-	cJSON_AddBoolToObject(o, "ok", !r->failed);
-	cJSON_AddNumberToObject(o, "bytes", (double)r->bytes);
-	cJSON_AddNumberToObject(o, "messages", (double)r->messages);
-	cJSON_AddNumberToObject(o, "seconds", r->seconds);
-	cJSON_AddNumberToObject(o, "warmup_messages",
-				(double)r->warmup_messages);
-	t = cJSON_CreateObject();
-	if (t) {
-		cJSON_AddNumberToObject(t, "bits_per_second",
-					r->bits_per_second);
-		cJSON_AddNumberToObject(t, "mib_per_second", r->mib_per_second);
-		cJSON_AddNumberToObject(t, "messages_per_second",
-					r->messages_per_second);
-	}
-	add_or_null(o, "throughput", r->has_bandwidth, t);
-	add_or_null(o, "latency", r->has_latency, latency_json(&r->latency));
-	add_or_null(o, "latency_unloaded", r->has_unloaded, unloaded_json(r));
-	cpu = cJSON_CreateObject();
-	if (cpu) {
-		add_or_null(cpu, "client", r->client.present,
-			    side_json(&r->client));
-		add_or_null(cpu, "server", r->server.present,
-			    side_json(&r->server));
-	}
-	add_or_null(o, "cpu", r->has_bandwidth, cpu);
-	if (r->client_info)
-		cJSON_AddItemToObject(o, "client_transport",
-				      cJSON_Duplicate(r->client_info, 1));
-	if (r->server_info)
-		cJSON_AddItemToObject(o, "server_transport",
-				      cJSON_Duplicate(r->server_info, 1));
-	add_or_null(o, "error", r->failed, error_json(r));
+	point_json(r, o);
+	rp_report_num(o, "bytes", (double)r->bytes);
+	rp_report_num(o, "messages", (double)r->messages);
+	rp_report_num(o, "seconds", r->seconds);
+	rp_report_num(o, "warmup_messages", (double)r->warmup_messages);
+	rp_report_add_or_null(
+		o, "throughput", r->has_bandwidth,
+		rp_report_throughput_json(r->bits_per_second, r->mib_per_second,
+					  r->messages_per_second));
+	rp_report_add_or_null(o, "latency", r->has_latency,
+			      rp_report_latency_json(&r->latency));
+	rp_report_add_or_null(o, "latency_unloaded", r->has_unloaded,
+			      unloaded_json(r));
+	rp_report_streams_json(r, o);
+	cJSON_AddItemToObject(o, "directions", rp_report_directions_json(r));
+	rp_report_add_or_null(o, "cpu", r->has_bandwidth, cpu_json(r));
+	info_json(r, o);
+	rp_report_add_or_null(o, "error", r->failed, error_json(r));
 	return o;
 }
 
@@ -175,8 +218,8 @@ static cJSON *hosts_json(const struct rp_result *res, size_t n)
 	for (i = 0; i < n && !server; i++)
 		if (res[i].server_host)
 			server = cJSON_Duplicate(res[i].server_host, 1);
-	add_or_null(h, "client", client != NULL, client);
-	add_or_null(h, "server", server != NULL, server);
+	rp_report_add_or_null(h, "client", client != NULL, client);
+	rp_report_add_or_null(h, "server", server != NULL, server);
 	return h;
 }
 
@@ -200,8 +243,8 @@ cJSON *rp_report_json_doc(const struct rp_config *cfg,
 		if (arr)
 			cJSON_AddItemToArray(arr, result_json(&res[i]));
 	}
-	add_or_null(doc, "error", failed != NULL,
-		    failed ? error_json(failed) : NULL);
+	rp_report_add_or_null(doc, "error", failed != NULL,
+			      failed ? error_json(failed) : NULL);
 	return doc;
 }
 

@@ -1,36 +1,69 @@
 // SPDX-License-Identifier: MIT
-/* Text reporter: one block a person reads at a glance, per result. */
+/*
+ * Text reporter, for people. Which layout depends on the shape of the run:
+ *
+ *   one point        a block per transport (streams, directions, CPU),
+ *                    then a comparison table when there are several
+ *   a sweep, one     a table, a row per point (ib_write_bw's layout)
+ *   transport
+ *   a sweep, several a table per metric, transports side by side
+ */
 #include <stddef.h>
 #include <string.h>
 
 #include "core/units.h"
-#include "report/report.h"
+#include "report/priv.h"
+
+struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n)
+{
+	size_t p = (cfg->n_sizes ? cfg->n_sizes : 1) *
+		   (cfg->n_depths ? cfg->n_depths : 1);
+	struct rp_report_shape one = { .n_points = 1, .n_transports = n };
+
+	if (p <= 1 || n < p || n % p)
+		return one;
+	return (struct rp_report_shape){ .n_points = p, .n_transports = n / p };
+}
+
+const char *rp_report_host_name(const cJSON *h)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(h, "hostname");
+
+	return cJSON_IsString(n) ? n->valuestring : "?";
+}
+
+void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
+			  const struct rp_spec *sp)
+{
+	size_t i;
+
+	if (sp->streams > 1 || sp->threads > 1)
+		fprintf(f, ", %u stream%s over %u thread%s", sp->streams,
+			sp->streams == 1 ? "" : "s",
+			sp->threads ? sp->threads : 1,
+			sp->threads > 1 ? "s" : "");
+	if (sp->wait != RP_WAIT_BUSY)
+		fprintf(f, ", wait %s", rp_wait_name(sp->wait));
+	if (sp->bidir)
+		fprintf(f, ", both directions");
+	for (i = 0; i < cfg->n_cpus; i++)
+		fprintf(f, "%s%d", i ? "," : ", on cpus ", cfg->cpus[i]);
+}
+
+void rp_report_server_line(FILE *f, const struct rp_config *cfg,
+			   const struct rp_result *r)
+{
+	fprintf(f, "  server %s (%s port %u)%s\n",
+		rp_report_host_name(r->server_host),
+		cfg->host ? cfg->host : "?", cfg->port,
+		r->spec.verify ? ", payload verified" : "");
+}
 
 static void lat_row(FILE *f, const char *name, const struct rp_hist_summary *s)
 {
 	fprintf(f, "  %-12s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n", name,
 		s->min / 1e3, s->mean / 1e3, s->p50 / 1e3, s->p90 / 1e3,
 		s->p99 / 1e3, s->p99_9 / 1e3, s->max / 1e3);
-}
-
-static void cpu_side(FILE *f, const char *name, const struct rp_side *s)
-{
-	if (!s->present) {
-		fprintf(f, "  cpu %-7s  (not reported)\n", name);
-		return;
-	}
-	fprintf(f,
-		"  cpu %-7s  user %.3f s  sys %.3f s  %.3f us/KiB"
-		"  (host busy %.0f%%)\n",
-		name, s->cpu.user_s, s->cpu.sys_s, s->cpu.us_per_kib,
-		s->cpu.host_util * 100);
-}
-
-static const char *host_name(const cJSON *h)
-{
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(h, "hostname");
-
-	return cJSON_IsString(n) ? n->valuestring : "?";
 }
 
 static void header(FILE *f, const struct rp_config *cfg,
@@ -42,33 +75,32 @@ static void header(FILE *f, const struct rp_config *cfg,
 		RP_VERSION, r->transport, rp_op_name(r->spec.op),
 		rp_units_format_size(r->spec.size_bytes, sz, sizeof(sz)),
 		r->spec.queue_depth);
+	rp_report_test_flags(f, cfg, &r->spec);
 	if (r->spec.duration_ns)
 		fprintf(f, ", %.1f s\n", (double)r->spec.duration_ns / 1e9);
 	else
 		fprintf(f, ", %llu operations\n",
 			(unsigned long long)r->spec.iterations);
-	fprintf(f, "  server %s (%s port %u)%s\n", host_name(r->server_host),
-		cfg->host, cfg->port,
-		r->spec.verify ? ", payload verified" : "");
+	rp_report_server_line(f, cfg, r);
 }
 
+/* The throughput phase: the total, then each direction and stream. */
 static void throughput(FILE *f, const struct rp_result *r)
 {
 	char sz[32];
 
 	fprintf(f,
-		"  throughput   %.3f Gb/s   %.2f MiB/s   %.0f msg/s"
+		"  %-14s %.3f Gb/s   %.2f MiB/s   %.0f msg/s"
 		"   (%llu messages, %s in %.3f s)\n",
+		r->spec.bidir ? "throughput sum" : "throughput",
 		r->bits_per_second / 1e9, r->mib_per_second,
 		r->messages_per_second, (unsigned long long)r->messages,
 		rp_units_format_size(r->bytes, sz, sizeof(sz)), r->seconds);
+	rp_report_text_streams(f, r);
 }
 
-static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
+static void latency(FILE *f, const struct rp_result *r)
 {
-	header(f, cfg, r);
-	if (r->has_bandwidth)
-		throughput(f, r);
 	if (r->has_latency || r->has_unloaded)
 		fprintf(f, "  %-12s %9s %9s %9s %9s %9s %9s %9s\n",
 			"latency (us)", "min", "mean", "p50", "p90", "p99",
@@ -82,109 +114,41 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 					   : "unloaded = whole operation",
 			r->rtt.p50 / 1e3);
 	}
+}
+
+static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
+{
+	header(f, cfg, r);
+	if (r->has_bandwidth)
+		throughput(f, r);
+	latency(f, r);
 	if (r->has_bandwidth) {
-		cpu_side(f, "client", &r->client);
-		cpu_side(f, "server", &r->server);
+		rp_report_text_cpu(f, "client", &r->client);
+		rp_report_text_cpu(f, "server", &r->server);
+		rp_report_text_numa(f, r);
 	}
 	if (r->failed)
 		fprintf(f, "  FAILED (%s): %s\n", r->error_code, r->error);
 }
 
-/* One figure of the comparison table: where it is and when it exists. */
-struct figure {
-	const char *name;
-	size_t offset; /* of a double in struct rp_result */
-	double scale;
-	int has; /* 0: bandwidth, 1: latency, 2: unloaded */
-};
-
-#define FIG(name, field, scale, has)                                           \
-	{                                                                      \
-		name, offsetof(struct rp_result, field), scale, has            \
-	}
-
-static const struct figure figures[] = {
-	FIG("throughput Gb/s", bits_per_second, 1e-9, 0),
-	FIG("messages/s", messages_per_second, 1, 0),
-	FIG("load p50 us", latency.p50, 1e-3, 1),
-	FIG("load p99 us", latency.p99, 1e-3, 1),
-	FIG("load max us", latency.max, 1e-3, 1),
-	FIG("unloaded p50 us", unloaded.p50, 1e-3, 2),
-	FIG("unloaded p99 us", unloaded.p99, 1e-3, 2),
-	FIG("unloaded max us", unloaded.max, 1e-3, 2),
-	FIG("client cpu us/KiB", client.cpu.us_per_kib, 1, 0),
-	FIG("server cpu us/KiB", server.cpu.us_per_kib, 1, 0),
-};
-
-static bool figure_present(const struct rp_result *r, const struct figure *g)
-{
-	if (r->failed)
-		return false;
-	return g->has == 0   ? r->has_bandwidth
-	       : g->has == 1 ? r->has_latency
-			     : r->has_unloaded;
-}
-
-static double figure_value(const struct rp_result *r, const struct figure *g)
-{
-	return *(const double *)((const char *)r + g->offset) * g->scale;
-}
-
-static void compare_cell(FILE *f, const struct rp_result *base,
-			 const struct rp_result *r, const struct figure *g)
-{
-	char cell[40];
-	double v, b;
-
-	if (!figure_present(r, g)) {
-		fprintf(f, " %20s", "-");
-		return;
-	}
-	v = figure_value(r, g);
-	if (r == base || !figure_present(base, g) ||
-	    (b = figure_value(base, g)) == 0)
-		snprintf(cell, sizeof(cell), "%.2f", v);
-	else
-		snprintf(cell, sizeof(cell), "%.2f (%.2fx)", v, v / b);
-	fprintf(f, " %20s", cell);
-}
-
-/* Several transports: one table, a column each, ratios to the first. */
-static void compare(FILE *f, const struct rp_result *res, size_t n)
-{
-	size_t i, k;
-
-	fprintf(f, "\ncomparison (ratio to %s)\n%-18s", res[0].transport, "");
-	for (i = 0; i < n; i++)
-		fprintf(f, " %20s", res[i].transport);
-	fputc('\n', f);
-	for (k = 0; k < sizeof(figures) / sizeof(figures[0]); k++) {
-		fprintf(f, "%-18s", figures[k].name);
-		for (i = 0; i < n; i++)
-			compare_cell(f, &res[0], &res[i], &figures[k]);
-		fputc('\n', f);
-	}
-	fprintf(f, "%-18s", "status");
-	for (i = 0; i < n; i++)
-		fprintf(f, " %20s", res[i].failed ? "FAILED" : "ok");
-	fputc('\n', f);
-	for (i = 0; i < n; i++)
-		if (res[i].failed)
-			fprintf(f, "  %s: %s\n", res[i].transport,
-				res[i].error);
-}
-
 void rp_report_text(FILE *f, const struct rp_config *cfg,
 		    const struct rp_result *res, size_t n)
 {
+	struct rp_report_shape shape = rp_report_shape(cfg, n);
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc('\n', f);
-		one(f, cfg, &res[i]);
+	if (shape.n_points > 1 && shape.n_transports == 1) {
+		rp_report_text_sweep(f, cfg, res, n);
+	} else if (shape.n_points > 1) {
+		rp_report_text_matrix(f, cfg, res, shape);
+	} else {
+		for (i = 0; i < n; i++) {
+			if (i)
+				fputc('\n', f);
+			one(f, cfg, &res[i]);
+		}
+		if (n > 1)
+			rp_report_text_compare(f, res, n);
 	}
-	if (n > 1)
-		compare(f, res, n);
 	fflush(f);
 }

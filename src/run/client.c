@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Client driver: one test on one transport, as the control protocol in
- * proto/proto.h draws it: HELLO, TEST, SETUP, connect, STREAMS, then
- * START/READY ... STOP/DONE for each phase, BYE.
+ * proto/proto.h draws it: HELLO, TEST, SETUP, connect every stream,
+ * STREAMS, then for each point of the sweep START/READY ... STOP/DONE for
+ * each phase (client_phase.c), BYE.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -14,23 +15,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <stdlib.h>
+
 #include "core/clock.h"
-#include "core/json.h"
+#include "core/sweep.h"
 #include "platform/net.h"
 #include "proto/proto.h"
-#include "run/run.h"
+#include "run/client.h"
+#include "run/flow.h"
 
-struct client {
-	const struct rp_config *cfg;
-	const struct rp_xport_ops *ops;
-	struct rp_spec spec;
-	struct rp_result *res;
-	int fd;
-	struct rp_stream *stream;
-};
+#define fail client_fail
 
-__attribute__((format(printf, 4, 5))) static int
-fail(struct rp_result *res, int err, const char *code, const char *fmt, ...)
+int client_fail(struct rp_result *res, int err, const char *code,
+		const char *fmt, ...)
 {
 	va_list ap;
 
@@ -52,6 +49,8 @@ void rp_result_fini(struct rp_result *r)
 	cJSON_Delete(r->client_host);
 	r->client_info = r->server_info = r->server_host = NULL;
 	r->client_host = NULL;
+	rp_direction_fini(&r->dir[RP_DIR_C2S]);
+	rp_direction_fini(&r->dir[RP_DIR_S2C]);
 }
 
 /* The control connection: every address of @host in turn, each within
@@ -71,8 +70,8 @@ static int ctl_connect(const char *host, uint16_t port, int *out)
 }
 
 /* Send @type, wait for @want; an ERROR or anything else fails the test. */
-static int ctl_call(struct client *c, uint16_t type, const cJSON *body,
-		    uint16_t want, int timeout_ms, cJSON **reply)
+int client_call(struct client *c, uint16_t type, const cJSON *body,
+		uint16_t want, int timeout_ms, cJSON **reply)
 {
 	uint16_t got;
 	cJSON *r = NULL;
@@ -117,8 +116,8 @@ static int hello(struct client *c)
 	if (!body)
 		return fail(c->res, -ENOMEM, "internal", "out of memory");
 	cJSON_AddNumberToObject(body, "proto", RP_PROTO_VERSION);
-	err = ctl_call(c, RP_MSG_HELLO, body, RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS,
-		       &reply);
+	err = client_call(c, RP_MSG_HELLO, body, RP_MSG_HELLO,
+			  RP_CTRL_TIMEOUT_MS, &reply);
 	cJSON_Delete(body);
 	if (!err) {
 		cJSON_DeleteItemFromObjectCaseSensitive(reply, "proto");
@@ -127,269 +126,198 @@ static int hello(struct client *c)
 	return err;
 }
 
+static int alloc_streams(struct client *c)
+{
+	unsigned int i, n = c->n_fwd + c->n_rev;
+
+	c->streams = calloc(n, sizeof(*c->streams));
+	c->fwd = calloc(c->n_fwd, sizeof(*c->fwd));
+	c->rev = calloc(c->n_rev ? c->n_rev : 1, sizeof(*c->rev));
+	if (!c->streams || !c->fwd || !c->rev || rp_hist_create(&c->scratch))
+		return fail(c->res, -ENOMEM, "internal", "out of memory");
+	for (i = 0; i < c->n_fwd; i++)
+		if (rp_hist_create(&c->fwd[i].hist))
+			return fail(c->res, -ENOMEM, "internal",
+				    "out of memory");
+	return 0;
+}
+
+/* Stream i: the client initiates the first n_fwd, the server the rest. */
+static int connect_streams(struct client *c, const cJSON *endpoint,
+			   const char *token)
+{
+	unsigned int i, n = c->n_fwd + c->n_rev;
+	struct rp_err why = { "" };
+	enum rp_role role;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		role = i < c->n_fwd ? RP_ROLE_INITIATOR : RP_ROLE_RESPONDER;
+		err = c->ops->connect(c->ops, &c->spec, &c->cfg->params,
+				      c->cfg->host, endpoint, token, role,
+				      RP_SETUP_TIMEOUT_MS, &c->streams[i],
+				      &why);
+		if (err) {
+			fail(c->res, err, "transport",
+			     "%s: connecting data stream %u of %u: %s",
+			     c->ops->name, i + 1, n, rp_err_text(&why, err));
+			rp_proto_send_error(c->fd, "transport", c->res->error);
+			return err;
+		}
+		if (i < c->n_fwd)
+			c->fwd[i].s = c->streams[i];
+		else
+			c->rev[i - c->n_fwd].s = c->streams[i];
+	}
+	snprintf(c->res->notes, sizeof(c->res->notes), "%s",
+		 c->streams[0]->note);
+	return 0;
+}
+
 static int setup(struct client *c)
 {
 	cJSON *body = rp_proto_spec_encode(&c->spec), *reply = NULL;
 	const cJSON *token, *endpoint;
-	struct rp_err why = { "" };
 	int err;
 
 	if (!body)
 		return fail(c->res, -ENOMEM, "internal", "out of memory");
-	err = ctl_call(c, RP_MSG_TEST, body, RP_MSG_SETUP, RP_SETUP_TIMEOUT_MS,
-		       &reply);
+	err = client_call(c, RP_MSG_TEST, body, RP_MSG_SETUP,
+			  RP_SETUP_TIMEOUT_MS, &reply);
 	cJSON_Delete(body);
 	if (err)
 		return err;
 	token = cJSON_GetObjectItemCaseSensitive(reply, "token");
 	endpoint = cJSON_GetObjectItemCaseSensitive(reply, "endpoint");
-	if (!cJSON_IsString(token) || !cJSON_IsObject(endpoint)) {
-		cJSON_Delete(reply);
-		return fail(c->res, -EPROTO, "protocol",
-			    "SETUP without token or endpoint");
-	}
-	err = c->ops->connect(c->ops, &c->spec, &c->cfg->params, c->cfg->host,
-			      endpoint, token->valuestring, RP_SETUP_TIMEOUT_MS,
-			      &c->stream, &why);
+	if (!cJSON_IsString(token) || !cJSON_IsObject(endpoint))
+		err = fail(c->res, -EPROTO, "protocol",
+			   "SETUP without token or endpoint");
+	else
+		err = connect_streams(c, endpoint, token->valuestring);
 	cJSON_Delete(reply);
-	if (err) {
-		fail(c->res, err, "transport",
-		     "%s: connecting the data stream: %s", c->ops->name,
-		     rp_err_text(&why, err));
-		rp_proto_send_error(c->fd, "transport", c->res->error);
-		return err;
-	}
-	snprintf(c->res->notes, sizeof(c->res->notes), "%s", c->stream->note);
-	return 0;
+	return err;
 }
 
-/* Swap the transports' local information (addresses, keys, device). */
+/* Swap the transports' local information (addresses, keys, device), one
+ * object per stream, in stream order. */
 static int exchange(struct client *c)
 {
-	cJSON *info = cJSON_CreateObject(), *reply = NULL;
-	int err;
-
-	if (!info)
-		return fail(c->res, -ENOMEM, "internal", "out of memory");
-	err = c->ops->local_info(c->stream, info);
-	if (err) {
-		cJSON_Delete(info);
-		return fail(c->res, err, "transport", "%s: local info: %s",
-			    c->ops->name, rp_err_text(&c->stream->err, err));
-	}
-	c->res->client_info = info;
-	err = ctl_call(c, RP_MSG_STREAMS, info, RP_MSG_STREAMS,
-		       RP_SETUP_TIMEOUT_MS, &reply);
-	if (err)
-		return err;
-	c->res->server_info = reply;
-	err = c->ops->set_peer(c->stream, reply);
-	if (err)
-		return fail(c->res, err, "transport", "%s: peer info: %s",
-			    c->ops->name, rp_err_text(&c->stream->err, err));
-	return 0;
-}
-
-static void server_side(const cJSON *done, struct rp_side *side)
-{
-	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(done, "cpu");
-
-	side->present = true;
-	side->messages = rp_json_u64_or(done, "messages", 0);
-	side->bytes = rp_json_u64_or(done, "bytes", 0);
-	side->verify_errors = rp_json_u64_or(done, "verify_errors", 0);
-	side->cpu.user_s = rp_json_double_or(cpu, "user_s", 0);
-	side->cpu.sys_s = rp_json_double_or(cpu, "sys_s", 0);
-	side->cpu.host_busy_s = rp_json_double_or(cpu, "host_busy_s", 0);
-	side->cpu.host_util = rp_json_double_or(cpu, "host_util", 0);
-}
-
-/* START/READY or STOP/DONE for phase @p. */
-static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
-		      uint16_t want, cJSON **reply)
-{
-	cJSON *body = cJSON_CreateObject();
-	int err;
-
-	if (!body || !cJSON_AddStringToObject(body, "phase", rp_phase_name(p)))
-		err = fail(c->res, -ENOMEM, "internal", "out of memory");
-	else
-		err = ctl_call(c, type, body, want, RP_SETUP_TIMEOUT_MS, reply);
-	cJSON_Delete(body);
-	return err;
-}
-
-static int phase_begin(struct client *c, enum rp_phase p)
-{
-	return phase_call(c, p, RP_MSG_START, RP_MSG_READY, NULL);
-}
-
-static int phase_end(struct client *c, enum rp_phase p, cJSON **done)
-{
-	return phase_call(c, p, RP_MSG_STOP, RP_MSG_DONE, done);
-}
-
-/* A failure inside a phase: tell the server, name what failed. */
-static int phase_failed(struct client *c, enum rp_phase p, int err)
-{
-	char msg[RP_ERR_LEN + 32];
-
-	snprintf(msg, sizeof(msg), "%s phase: %s", rp_phase_name(p),
-		 rp_err_text(&c->stream->err, err));
-	rp_proto_send_error(c->fd, "client", msg);
-	return fail(c->res, err, err == -ETIMEDOUT ? "timeout" : "transport",
-		    "%s: %s", c->ops->name, msg);
-}
-
-static int run_warmup(struct client *c)
-{
-	struct rp_engine_opts o = { .iterations = c->spec.warmup,
-				    .intr = c->cfg->interrupted };
-	struct rp_phase_out out;
-	cJSON *done = NULL;
-	int err;
-
-	err = phase_begin(c, RP_PHASE_WARMUP);
-	if (err)
-		return err;
-	err = rp_engine_bandwidth(c->stream, &o, &out);
-	if (err)
-		return phase_failed(c, RP_PHASE_WARMUP, err);
-	c->res->warmup_messages = out.messages;
-	err = phase_end(c, RP_PHASE_WARMUP, &done);
-	cJSON_Delete(done);
-	return err;
-}
-
-/* Ping-pong phase: the statistics of rtt/2 for the ops that go there and
- * back (perftest's "latency"), of the whole op for read and atomics. */
-static int run_latency(struct client *c, struct rp_hist *h)
-{
-	struct rp_engine_opts o = { .iterations = c->spec.lat_iterations,
-				    .hist = h,
-				    .intr = c->cfg->interrupted };
-	struct rp_result *r = c->res;
-	struct rp_phase_out out;
-	cJSON *done = NULL;
-	int err;
-
-	rp_hist_reset(h);
-	err = phase_begin(c, RP_PHASE_LATENCY);
-	if (err)
-		return err;
-	err = rp_engine_latency(c->stream, &o, &out);
-	if (err)
-		return phase_failed(c, RP_PHASE_LATENCY, err);
-	err = phase_end(c, RP_PHASE_LATENCY, &done);
-	cJSON_Delete(done);
-	if (err)
-		return err;
-	rp_hist_summarize(h, &r->rtt);
-	r->unloaded_halved = rp_op_info(c->spec.op)->rtt_halved;
-	r->unloaded = r->rtt;
-	rp_hist_summary_scale(&r->unloaded, r->unloaded_halved ? 0.5 : 1.0);
-	r->has_unloaded = true;
-	return 0;
-}
-
-static void bandwidth_figures(struct rp_result *r,
-			      const struct rp_phase_out *out)
-{
-	uint64_t ns = out->last_done_ns - out->first_post_ns;
-
-	r->messages = out->messages;
-	r->bytes = out->messages * r->spec.size_bytes;
-	r->seconds = (double)ns / 1e9;
-	if (ns) {
-		r->bits_per_second = (double)r->bytes * 8 / r->seconds;
-		r->mib_per_second = (double)r->bytes / 1048576.0 / r->seconds;
-		r->messages_per_second = (double)r->messages / r->seconds;
-	}
-	r->has_bandwidth = true;
-}
-
-static int run_bandwidth(struct client *c, struct rp_hist *h)
-{
-	struct rp_engine_opts o = { .iterations = c->spec.iterations,
-				    .duration_ns = c->spec.duration_ns,
-				    .hist = h,
-				    .intr = c->cfg->interrupted };
-	struct rp_result *r = c->res;
-	bool loop = c->cfg->mode == RP_MODE_LOOPBACK;
-	struct rp_cpu_sample a, b;
-	struct rp_phase_out out;
-	cJSON *done = NULL;
-	int err;
-
-	rp_hist_reset(h);
-	err = phase_begin(c, RP_PHASE_BANDWIDTH);
-	if (err)
-		return err;
-	rp_cpu_sample(&a, loop);
-	err = rp_engine_bandwidth(c->stream, &o, &out);
-	rp_cpu_sample(&b, loop);
-	if (err)
-		return phase_failed(c, RP_PHASE_BANDWIDTH, err);
-	bandwidth_figures(r, &out);
-	rp_cpu_usage(&a, &b, r->bytes, &r->client.cpu);
-	r->client.present = true;
-	r->client.messages = out.messages;
-	r->client.bytes = r->bytes;
-	rp_hist_summarize(h, &r->latency);
-	r->has_latency = true;
-	err = phase_end(c, RP_PHASE_BANDWIDTH, &done);
-	if (err)
-		return err;
-	server_side(done, &r->server);
-	r->server.cpu.us_per_kib = rp_cpu_service_demand(
-		r->server.cpu.user_s, r->server.cpu.sys_s, r->bytes);
-	cJSON_Delete(done);
-	return 0;
-}
-
-static int check_verify(struct client *c)
-{
-	struct rp_result *r = c->res;
-
-	r->client.verify_errors = c->ops->verify_errors(c->stream);
-	if (!c->spec.verify)
-		return 0;
-	if (r->client.verify_errors || r->server.verify_errors)
-		return fail(r, -EIO, "verify",
-			    "payload check failed: %llu bad messages on the "
-			    "client, %llu on the server",
-			    (unsigned long long)r->client.verify_errors,
-			    (unsigned long long)r->server.verify_errors);
-	return 0;
-}
-
-static int run_phases(struct client *c)
-{
-	struct rp_hist *h;
+	cJSON *info = cJSON_CreateArray(), *one, *reply = NULL, *mine;
+	const cJSON *peer;
+	unsigned int i, n = c->n_fwd + c->n_rev;
 	int err = 0;
 
-	if (rp_hist_create(&h))
+	for (i = 0; info && !err && i < n; i++) {
+		one = cJSON_CreateObject();
+		if (!one || !cJSON_AddItemToArray(info, one))
+			err = -ENOMEM;
+		else
+			err = c->ops->local_info(c->streams[i], one);
+	}
+	if (!info || err) {
+		cJSON_Delete(info);
+		return fail(c->res, err ? err : -ENOMEM, "transport",
+			    "%s: local info: %s", c->ops->name,
+			    rp_err_text(&c->streams[i - 1]->err, err));
+	}
+	c->res->client_info = info;
+	mine = cJSON_CreateObject();
+	if (!mine || !cJSON_AddItemReferenceToObject(mine, "streams", info)) {
+		cJSON_Delete(mine);
 		return fail(c->res, -ENOMEM, "internal", "out of memory");
-	if (c->spec.warmup)
-		err = run_warmup(c);
-	if (!err && c->spec.latency)
-		err = run_latency(c, h);
-	if (!err && c->spec.bandwidth)
-		err = run_bandwidth(c, h);
-	if (!err)
-		err = check_verify(c);
-	rp_hist_destroy(h);
-	return err;
+	}
+	err = client_call(c, RP_MSG_STREAMS, mine, RP_MSG_STREAMS,
+			  RP_SETUP_TIMEOUT_MS, &reply);
+	cJSON_Delete(mine);
+	if (err)
+		return err;
+	peer = cJSON_GetObjectItemCaseSensitive(reply, "streams");
+	if (!cJSON_IsArray(peer) || (unsigned)cJSON_GetArraySize(peer) != n) {
+		cJSON_Delete(reply);
+		return fail(c->res, -EPROTO, "protocol",
+			    "STREAMS: the server did not describe %u streams",
+			    n);
+	}
+	c->res->server_info =
+		cJSON_DetachItemFromObjectCaseSensitive(reply, "streams");
+	cJSON_Delete(reply);
+	for (i = 0; i < n; i++) {
+		err = c->ops->set_peer(
+			c->streams[i],
+			cJSON_GetArrayItem(c->res->server_info, (int)i));
+		if (err)
+			return fail(c->res, err, "transport",
+				    "%s: peer info: %s", c->ops->name,
+				    rp_err_text(&c->streams[i]->err, err));
+	}
+	return 0;
 }
 
-static void init_result(struct client *c, const char *transport)
+/* Point i of the sweep: size-major, the spec of that point. */
+static void point_spec(const struct rp_config *cfg, const char *transport,
+		       size_t i, struct rp_spec *sp)
 {
-	memset(c->res, 0, sizeof(*c->res));
-	snprintf(c->res->transport, sizeof(c->res->transport), "%s", transport);
+	*sp = cfg->spec;
+	snprintf(sp->transport, sizeof(sp->transport), "%s", transport);
+	sp->size_bytes = cfg->sizes[i / cfg->n_depths];
+	sp->queue_depth = cfg->depths[i % cfg->n_depths];
+	if (cfg->iterations_defaulted && !sp->duration_ns)
+		sp->iterations = rp_sweep_iterations(sp->size_bytes);
+}
+
+static void init_results(struct client *c, const char *transport,
+			 struct rp_result *res, size_t n)
+{
+	size_t i;
+
 	c->spec = c->cfg->spec;
 	snprintf(c->spec.transport, sizeof(c->spec.transport), "%s", transport);
-	c->res->spec = c->spec;
-	c->res->client_host = rp_host_info();
+	for (i = 0; i < n; i++) {
+		memset(&res[i], 0, sizeof(res[i]));
+		snprintf(res[i].transport, sizeof(res[i].transport), "%s",
+			 transport);
+		point_spec(c->cfg, transport, i, &res[i].spec);
+		res[i].point = (uint32_t)i;
+	}
+	res[0].client_host = rp_host_info();
+	c->n_fwd = c->spec.streams;
+	c->n_rev = c->spec.bidir ? c->spec.streams : 0;
+}
+
+/* What every point shares, from the first point's result; a point after
+ * a failure did not run. */
+static void finish_results(struct rp_result *res, size_t n, size_t ran)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		res[i].client_host = cJSON_Duplicate(res[0].client_host, 1);
+		res[i].server_host = cJSON_Duplicate(res[0].server_host, 1);
+		res[i].client_info = cJSON_Duplicate(res[0].client_info, 1);
+		res[i].server_info = cJSON_Duplicate(res[0].server_info, 1);
+		memcpy(res[i].notes, res[0].notes, sizeof(res[i].notes));
+		if (i < ran || res[i].failed)
+			continue;
+		fail(&res[i], -ECANCELED, res[ran - 1].error_code,
+		     "not run: %s", res[ran - 1].error);
+	}
+}
+
+static void release(struct client *c)
+{
+	unsigned int i;
+
+	/* Data streams first: an rdma peer then sees the disconnect at once
+	 * instead of waiting for it while the server waits for BYE. */
+	for (i = 0; c->streams && i < c->n_fwd + c->n_rev; i++)
+		if (c->streams[i])
+			c->ops->close(c->streams[i]);
+	for (i = 0; c->fwd && i < c->n_fwd; i++)
+		rp_hist_destroy(c->fwd[i].hist);
+	rp_hist_destroy(c->scratch);
+	free(c->streams);
+	free(c->fwd);
+	free(c->rev);
 }
 
 /* BYE after a test that went well, ERROR after one that failed (best
@@ -409,38 +337,57 @@ static void part(int fd, const struct rp_result *res)
 		;
 }
 
+/* The test after the transport's probe: 0, or -errno with the reason in
+ * the current point's result; *@ran counts the points that ran. */
+static int run_session(struct client *c, struct rp_result *res, size_t n,
+		       size_t *ran)
+{
+	int err;
+
+	err = ctl_connect(c->cfg->host, c->cfg->port, &c->fd);
+	if (err)
+		return fail(c->res, err, "connect",
+			    "cannot reach %s port %u: %s", c->cfg->host,
+			    c->cfg->port, strerror(-err));
+	err = hello(c);
+	if (!err)
+		err = alloc_streams(c);
+	if (!err)
+		err = setup(c);
+	if (!err)
+		err = exchange(c);
+	for (*ran = 0; !err && *ran < n; (*ran)++) {
+		c->res = &res[*ran];
+		err = client_run_point(c);
+	}
+	if (err && !*ran)
+		*ran = 1; /* setup failed: the first point says why */
+	return err;
+}
+
 int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res)
 {
+	size_t n = cfg->n_sizes * cfg->n_depths, ran = 1;
 	struct client c = { .cfg = cfg, .res = res, .fd = -1 };
 	struct rp_err why = { "" };
 	int err;
 
-	init_result(&c, transport);
+	init_results(&c, transport, res, n);
 	c.ops = rp_xport_find(transport);
 	if (!c.ops)
-		return fail(res, -ENOENT, "transport",
-			    "transport %s is not built in", transport);
-	err = c.ops->probe(c.ops, &why);
-	if (err)
-		return fail(res, err, "transport", "%s: %s", transport,
-			    rp_err_text(&why, err));
-	err = ctl_connect(cfg->host, cfg->port, &c.fd);
-	if (err)
-		return fail(res, err, "connect", "cannot reach %s port %u: %s",
-			    cfg->host, cfg->port, strerror(-err));
-	err = hello(&c);
-	if (!err)
-		err = setup(&c);
-	if (!err)
-		err = exchange(&c);
-	if (!err)
-		err = run_phases(&c);
-	/* Data stream first: an rdma peer then sees the disconnect at once
-	 * instead of waiting for it while the server waits for BYE. */
-	if (c.stream)
-		c.ops->close(c.stream);
-	part(c.fd, res);
-	close(c.fd);
+		err = fail(res, -ENOENT, "transport",
+			   "transport %s is not built in", transport);
+	else if ((err = c.ops->probe(c.ops, &why)))
+		fail(res, err, "transport", "%s: %s", transport,
+		     rp_err_text(&why, err));
+	else
+		err = run_session(&c, res, n, &ran);
+	release(&c);
+	if (c.fd >= 0) {
+		part(c.fd, c.res);
+		close(c.fd);
+	}
+	finish_results(res, n, ran);
 	return err;
 }

@@ -6,6 +6,7 @@
  * and the completions of that turn.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,14 +38,23 @@ int rp_phase_parse(const char *name, enum rp_phase *out)
 }
 
 struct bw_state {
-	struct rp_stream *s;
+	struct rp_engine_stream *es;
 	uint64_t *post_ns; /* post time of op seq, at seq % depth */
 	uint32_t depth;
 	uint64_t target; /* operations to complete; UINT64_MAX: until end */
-	uint64_t end_ns; /* time mode: stop posting then */
 	uint64_t posted;
 	uint64_t done;
 	uint64_t last_progress_ns;
+};
+
+/* The streams of one engine and the phase's limits. */
+struct bw_run {
+	struct bw_state *b;
+	unsigned int n;
+	unsigned int active; /* streams not done yet */
+	uint64_t end_ns;     /* time mode: stop posting then; 0: count */
+	const struct rp_engine_opts *o;
+	struct pollfd *pfd; /* --wait event: one per stream */
 };
 
 static uint64_t stall_ns(const struct rp_engine_opts *o)
@@ -69,94 +79,180 @@ static int bw_post(struct bw_state *b, uint64_t now)
 	for (i = 0; i < room; i++)
 		b->post_ns[(b->posted + i) % b->depth] = now;
 	b->posted += room;
-	return b->s->ops->post(b->s, b->posted - room, (uint32_t)room);
+	return b->es->s->ops->post(b->es->s, b->posted - room, (uint32_t)room);
 }
 
-static void bw_complete(struct bw_state *b, int n, uint64_t now,
-			struct rp_hist *h)
+static void bw_complete(struct bw_state *b, int n, uint64_t now)
 {
+	struct rp_hist *h = b->es->hist;
 	int i;
 
 	for (i = 0; i < n; i++, b->done++)
 		if (h)
 			rp_hist_record(h, now - b->post_ns[b->done % b->depth]);
 	b->last_progress_ns = now;
+	b->es->out.last_done_ns = now;
 }
 
 /* Time mode, or interrupted: post no more, let what is in flight finish. */
-static void bw_maybe_end(struct bw_state *b, uint64_t now,
-			 const struct rp_engine_opts *o)
+static void bw_maybe_end(struct bw_run *r, struct bw_state *b, uint64_t now)
 {
-	if ((b->end_ns && now >= b->end_ns) || interrupted(o))
+	if ((r->end_ns && now >= r->end_ns) || interrupted(r->o))
 		b->target = b->posted;
 }
 
-/* One turn: post what fits, reap what completed. 0, or -errno. */
-static int bw_turn(struct bw_state *b, const struct rp_engine_opts *o,
-		   uint64_t *now, struct rp_phase_out *out)
+/* One turn on one stream: post what fits, reap what completed. Return:
+ * how many completed, or -errno. */
+static int bw_turn(struct bw_run *r, struct bw_state *b, uint64_t *now)
 {
+	struct rp_stream *s = b->es->s;
 	int n = bw_post(b, *now);
 
 	if (n < 0)
 		return n;
-	n = b->s->ops->poll(b->s);
+	n = s->ops->poll(s);
 	if (n < 0)
 		return n;
 	*now = rp_clock_ns();
-	if (n > 0) {
-		bw_complete(b, n, *now, o->hist);
-		out->last_done_ns = *now;
-	} else if (*now - b->last_progress_ns > stall_ns(o)) {
-		return rp_stream_fail(b->s, -ETIMEDOUT,
+	if (n > 0)
+		bw_complete(b, n, *now);
+	else if (*now - b->last_progress_ns > stall_ns(r->o))
+		return rp_stream_fail(s, -ETIMEDOUT,
 				      "no operation completed for %.3g s",
-				      (double)stall_ns(o) / 1e9);
+				      (double)stall_ns(r->o) / 1e9);
+	bw_maybe_end(r, b, *now);
+	if (b->done >= b->target)
+		r->active--;
+	return n;
+}
+
+/* --wait event, nothing moved: arm every stream still going, then sleep
+ * until one has progress, the phase's end or a stall check is due. */
+static int bw_sleep(struct bw_run *r, uint64_t now)
+{
+	const struct rp_xport_ops *ops = r->b[0].es->s->ops;
+	uint64_t wake = now + 100 * RP_NS_PER_MS;
+	nfds_t k = 0;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < r->n; i++) {
+		struct bw_state *b = &r->b[i];
+
+		if (b->done >= b->target)
+			continue;
+		ret = ops->arm(b->es->s, &r->pfd[k].fd, &r->pfd[k].events);
+		if (ret)
+			return ret < 0 ? ret : 0; /* 1: poll again first */
+		k++;
 	}
-	bw_maybe_end(b, *now, o);
+	if (r->end_ns && r->end_ns > now && r->end_ns < wake)
+		wake = r->end_ns;
+	ret = (ops->wait_poll ? ops->wait_poll : poll)(
+		r->pfd, k,
+		(int)((wake - now + RP_NS_PER_MS - 1) / RP_NS_PER_MS));
+	return ret < 0 && errno != EINTR ? -errno : 0;
+}
+
+/* Turns over every stream until all are done. */
+static int bw_loop(struct bw_run *r, uint64_t now)
+{
+	bool event = r->b[0].es->s->spec.wait == RP_WAIT_EVENT;
+	unsigned int i;
+	int n, moved;
+
+	while (r->active) {
+		moved = 0;
+		for (i = 0; i < r->n; i++) {
+			if (r->b[i].done >= r->b[i].target)
+				continue;
+			n = bw_turn(r, &r->b[i], &now);
+			if (n < 0)
+				return n;
+			moved += n;
+		}
+		if (event && !moved && r->active) {
+			n = bw_sleep(r, now);
+			if (n < 0)
+				return rp_stream_fail(r->b[0].es->s, n,
+						      "waiting for completions:"
+						      " %s",
+						      strerror(-n));
+			now = rp_clock_ns();
+		}
+	}
 	return 0;
 }
 
-int rp_engine_bandwidth(struct rp_stream *s, const struct rp_engine_opts *o,
-			struct rp_phase_out *out)
+static int bw_init(struct bw_run *r, struct rp_engine_stream *es,
+		   unsigned int n, uint64_t now)
 {
-	struct bw_state b = { .s = s,
-			      .depth = s->spec.queue_depth,
-			      .target = o->iterations ? o->iterations
-						      : UINT64_MAX };
-	uint64_t now = rp_clock_ns();
-	int err = 0;
+	const struct rp_engine_opts *o = r->o;
+	unsigned int i;
 
-	b.post_ns = calloc(b.depth, sizeof(*b.post_ns));
-	if (!b.post_ns)
-		return -ENOMEM;
-	out->first_post_ns = out->last_done_ns = now;
-	b.end_ns = o->duration_ns ? now + o->duration_ns : 0;
-	b.last_progress_ns = now;
-	bw_maybe_end(&b, now, o);
-	while (!err && b.done < b.target)
-		err = bw_turn(&b, o, &now, out);
-	out->messages = b.done;
-	free(b.post_ns);
+	for (i = 0; i < n; i++) {
+		struct bw_state *b = &r->b[i];
+
+		b->es = &es[i];
+		b->depth = es[i].s->spec.queue_depth;
+		b->target = o->iterations ? o->iterations : UINT64_MAX;
+		b->last_progress_ns = now;
+		b->post_ns = calloc(b->depth, sizeof(*b->post_ns));
+		if (!b->post_ns)
+			return -ENOMEM;
+		es[i].out = (struct rp_phase_out){ .first_post_ns = now,
+						   .last_done_ns = now };
+		bw_maybe_end(r, b, now);
+		if (b->done < b->target)
+			r->active++;
+	}
+	return 0;
+}
+
+int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
+			const struct rp_engine_opts *o)
+{
+	struct bw_run r = { .n = n, .o = o };
+	uint64_t now = rp_clock_ns();
+	unsigned int i;
+	int err = -ENOMEM;
+
+	r.b = calloc(n, sizeof(*r.b));
+	r.pfd = calloc(n, sizeof(*r.pfd));
+	r.end_ns = o->duration_ns ? now + o->duration_ns : 0;
+	if (r.b && r.pfd)
+		err = bw_init(&r, es, n, now);
+	if (!err)
+		err = bw_loop(&r, rp_clock_ns());
+	for (i = 0; r.b && i < n; i++) {
+		if (r.b[i].es)
+			es[i].out.messages = r.b[i].done;
+		free(r.b[i].post_ns);
+	}
+	free(r.b);
+	free(r.pfd);
 	return err;
 }
 
-int rp_engine_latency(struct rp_stream *s, const struct rp_engine_opts *o,
-		      struct rp_phase_out *out)
+int rp_engine_latency(struct rp_engine_stream *es,
+		      const struct rp_engine_opts *o)
 {
+	struct rp_stream *s = es->s;
 	uint64_t i, t0, t1 = rp_clock_ns(), stall = stall_ns(o);
 	int err = 0;
 
-	out->first_post_ns = t1;
+	es->out.first_post_ns = t1;
 	for (i = 0; i < o->iterations && !interrupted(o); i++) {
 		t0 = rp_clock_ns();
 		err = s->ops->ping(s, i, t0 + stall);
 		if (err)
 			break;
 		t1 = rp_clock_ns();
-		if (o->hist)
-			rp_hist_record(o->hist, t1 - t0);
+		if (es->hist)
+			rp_hist_record(es->hist, t1 - t0);
 	}
-	out->messages = i;
-	out->last_done_ns = t1;
+	es->out.messages = i;
+	es->out.last_done_ns = t1;
 	if (err == -ETIMEDOUT)
 		rp_stream_fail(s, err, "no answer to a ping for %.3g s",
 			       (double)stall_ns(o) / 1e9);

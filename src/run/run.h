@@ -18,7 +18,11 @@
 #include "xport/xport.h"
 
 #define RP_MAX_TRANSPORTS   8
-#define RP_CTRL_TIMEOUT_MS  10000 /* one control message */
+#define RP_MAX_SIZES	    32 /* -S list or range: 2 B to 8 MiB is 23 */
+#define RP_MAX_DEPTHS	    16 /* -q list */
+#define RP_MAX_POINTS	    (RP_MAX_SIZES * RP_MAX_DEPTHS)
+#define RP_MAX_CPUS	    RP_SPEC_MAX_THREADS /* --cpu list */
+#define RP_CTRL_TIMEOUT_MS  10000		/* one control message */
 #define RP_SETUP_TIMEOUT_MS 30000 /* transport setup, phase barriers */
 #define RP_STALL_TIMEOUT_NS (30ULL * 1000000000ULL) /* no completion */
 
@@ -33,7 +37,16 @@ struct rp_config {
 	uint16_t port;
 	char transports[RP_MAX_TRANSPORTS][RP_SPEC_NAME_LEN];
 	size_t n_transports;
-	struct rp_spec spec;
+	struct rp_spec spec; /* size_bytes, queue_depth: the sweep's largest */
+	/* The sweep: every size with every depth, size-major (core/sweep.h);
+	 * one point when -S and -q give one value each. */
+	uint64_t sizes[RP_MAX_SIZES];
+	size_t n_sizes;
+	uint32_t depths[RP_MAX_DEPTHS];
+	size_t n_depths;
+	bool iterations_defaulted; /* neither -C nor -t: rp_sweep_iterations */
+	int cpus[RP_MAX_CPUS];	   /* --cpu: thread i runs on cpus[i % n] */
+	size_t n_cpus;
 	struct rp_xport_params params;
 	bool json;
 	bool once;
@@ -52,27 +65,62 @@ struct rp_side {
 	uint64_t verify_errors;
 };
 
-/** The result of one test on one transport. */
+/** What a set of operations did: one stream, a direction, a whole test. */
+struct rp_flow {
+	uint64_t bytes;
+	uint64_t messages;
+	double seconds; /* first post to last completion */
+	double bits_per_second;
+	double mib_per_second;
+	double messages_per_second;
+	bool has_latency; /* completion latency under load, ns */
+	struct rp_hist_summary latency;
+};
+
+/** One stream's share of a direction. */
+struct rp_stream_result {
+	uint32_t stream; /* 0.. within its direction */
+	uint32_t thread; /* the initiator's thread that drove it */
+	struct rp_flow flow;
+};
+
+enum rp_dir { RP_DIR_C2S, RP_DIR_S2C, RP_DIR__COUNT };
+
+/** One direction of a test: the client's streams, or (--bidir) the
+ *  server's. */
+struct rp_direction {
+	bool present;
+	struct rp_flow flow; /* all its streams together */
+	uint32_t n_streams;
+	struct rp_stream_result *per_stream; /* n_streams, owned */
+	double fairness; /* Jain's index over per-stream throughput, 0..1 */
+};
+
+/** The result of one test point on one transport. */
 struct rp_result {
 	char transport[RP_SPEC_NAME_LEN];
-	struct rp_spec spec;
+	struct rp_spec spec; /* this point's size, depth, iterations */
+	uint32_t point;	     /* index in the sweep */
 	uint64_t warmup_messages;
 	bool has_bandwidth;
+	/* The test: with --bidir the sum of both directions. */
 	uint64_t bytes;
 	uint64_t messages;
 	double seconds;
 	double bits_per_second;
 	double mib_per_second;
 	double messages_per_second;
-	bool has_latency; /* completion latency under load, ns */
+	bool has_latency; /* completion latency under load, ns (merged) */
 	struct rp_hist_summary latency;
+	struct rp_direction dir[RP_DIR__COUNT];
 	bool has_unloaded; /* ping-pong: rtt/2 (or whole op), ns */
 	struct rp_hist_summary unloaded;
 	struct rp_hist_summary rtt;
 	bool unloaded_halved; /* unloaded = rtt / 2 */
 	struct rp_side client;
 	struct rp_side server;
-	cJSON *client_info; /* the transports' local_info, owned */
+	cJSON *client_info; /* the transports' local_info, owned: an array,
+			     * one object per stream */
 	cJSON *server_info;
 	cJSON *server_host;
 	cJSON *client_host;	 /* rp_host_info() of this side, owned */
@@ -86,9 +134,12 @@ struct rp_result {
 void rp_result_fini(struct rp_result *r);
 
 /**
- * rp_client_run_test - run the test of @cfg on transport @transport against
- * the server at cfg->host:cfg->port, filling @res (also on failure: failed,
- * error_code, error and whatever phases completed).
+ * rp_client_run_test - run the test of @cfg, every point of its sweep, on
+ * transport @transport against the server at cfg->host:cfg->port, over one
+ * control connection and one transport setup, filling @res[i] for point i
+ * of rp_sweep_points() (also on failure: failed, error_code, error and
+ * whatever phases completed; points after a failure are failed too).
+ * @res: cfg->n_sizes * cfg->n_depths results.
  * Return: 0, or a negative errno when the test failed.
  */
 int rp_client_run_test(const struct rp_config *cfg, const char *transport,
@@ -124,42 +175,51 @@ void rp_server_stop(struct rp_server *srv);
 /** rp_server_close - stop listening and free; NULL is accepted. */
 void rp_server_close(struct rp_server *srv);
 
-/* Client phase loops (engine.c). */
+/* Initiator phase loops (engine.c). */
 
-/** What the client saw in one phase. */
+/** What the initiator saw on one stream in one phase. */
 struct rp_phase_out {
 	uint64_t messages;
 	uint64_t first_post_ns;
 	uint64_t last_done_ns;
 };
 
+/** One stream an engine drives, and where its figures go. */
+struct rp_engine_stream {
+	struct rp_stream *s;
+	struct rp_hist *hist; /* one record per operation; may be NULL */
+	struct rp_phase_out out;
+};
+
 /** How long and how one phase runs. */
 struct rp_engine_opts {
-	uint64_t iterations;	/* operations to complete; 0: time mode */
+	uint64_t iterations;	/* operations per stream; 0: time mode */
 	uint64_t duration_ns;	/* time mode: post for this long */
 	uint64_t stall_ns;	/* no completion this long: -ETIMEDOUT;
 				 * 0: RP_STALL_TIMEOUT_NS */
-	struct rp_hist *hist;	/* one record per operation; may be NULL */
 	const atomic_int *intr; /* set: post no more, let the rest finish */
 };
 
 /**
- * rp_engine_bandwidth - keep up to s->spec.queue_depth operations posted
- * on @s until @o->iterations completed, or for @o->duration_ns; record
- * each one's completion latency in @o->hist.
- * Return: 0, -ETIMEDOUT when nothing completed for the stall time, or the
- * transport's -errno (its reason in s->err). @out counts what completed.
+ * rp_engine_bandwidth - keep up to queue_depth operations posted on each of
+ * the @n streams of @es (one transport, all initiators) until each
+ * completed @o->iterations, or for @o->duration_ns; record each one's
+ * completion latency in its stream's hist. Under --wait event it sleeps
+ * in poll(2) over the streams' arm() descriptors when nothing moved.
+ * Return: 0, -ETIMEDOUT when a stream saw nothing complete for the stall
+ * time, or the transport's -errno (its reason in that stream's err).
+ * Each es[i].out counts what completed.
  */
-int rp_engine_bandwidth(struct rp_stream *s, const struct rp_engine_opts *o,
-			struct rp_phase_out *out);
+int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
+			const struct rp_engine_opts *o);
 
 /**
- * rp_engine_latency - @o->iterations ping-pongs at depth 1 on @s, each
- * round trip time into @o->hist; each must finish within the stall time.
+ * rp_engine_latency - @o->iterations ping-pongs at depth 1 on @es->s, each
+ * round trip time into @es->hist; each must finish within the stall time.
  * Return: 0 or -errno, as rp_engine_bandwidth().
  */
-int rp_engine_latency(struct rp_stream *s, const struct rp_engine_opts *o,
-		      struct rp_phase_out *out);
+int rp_engine_latency(struct rp_engine_stream *es,
+		      const struct rp_engine_opts *o);
 
 /** rp_phase_name - "warmup", "latency", "bandwidth". */
 const char *rp_phase_name(enum rp_phase p);

@@ -64,12 +64,18 @@ int rp_endpoint_port(const cJSON *endpoint, uint16_t *port, struct rp_err *why)
 }
 
 void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,
-		    const struct rp_spec *spec)
+		    const struct rp_spec *spec, enum rp_role role)
 {
 	s->ops = ops;
 	s->spec = *spec;
+	s->role = role;
 	rp_err_clear(&s->err);
 	s->note[0] = '\0';
+}
+
+const char *rp_role_name(enum rp_role role)
+{
+	return role == RP_ROLE_INITIATOR ? "initiator" : "responder";
 }
 
 void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,

@@ -5,14 +5,23 @@
  * objects the engine carries for it.
  *
  * Server                                    Client
- *   listen(spec)  -> endpoint JSON  ~~SETUP~~>  connect(host, endpoint, token)
- *   accept(token) -> stream
+ *   listen(spec)  -> endpoint JSON  ~~SETUP~~>  connect(host, endpoint,
+ *   accept(token, role) -> stream                       token, role) x N
  *   local_info(stream) <~~~~~~~~~~ STREAMS ~~~~~~~~~~> local_info(stream)
  *   set_peer(stream, peer info)                  set_peer(stream, peer info)
- *   per phase (between START and STOP):
- *   serve(stream, phase, stop)                   ping() x N      (latency)
- *                                                post() / poll() (throughput)
+ *   per sweep point: set_point(size, depth)      set_point(size, depth)
+ *   per phase (between START and STOP), whichever side holds the role:
+ *   responder: serve(streams, phase, stop)       initiator: ping() x N
+ *                                                (latency), post()/poll()
+ *                                                (throughput), arm() to
+ *                                                sleep under --wait event
  *   close(stream)                                close(stream)
+ *
+ * Roles: the initiator posts operations and is timed; the responder serves
+ * them. Who connected does not decide it: under --bidir half the streams
+ * a client connects have the server as their initiator. Streams of one
+ * test are connected one after the other, so the i-th accept() gets the
+ * i-th connect(); both ends pass the same role for it.
  *
  * Objects: every transport's stream embeds a struct rp_stream first (its
  * ops, its spec, why it failed) and gets back to its own struct with
@@ -29,6 +38,15 @@
  * failed in the struct rp_err of the object (or the one passed in, for the
  * calls that create one); notes (a setting that could not be applied) go to
  * the stream's note.
+ *
+ * Sweeps: a stream is set up for spec.size_bytes and spec.queue_depth, the
+ * largest point; set_point() then moves both ends to a point at or below
+ * them, between phases, with nothing in flight. The stream's spec holds the
+ * current point's size and depth.
+ *
+ * Waiting: under spec.wait == RP_WAIT_EVENT both roles sleep instead of
+ * spinning: serve() and ping() inside the transport, the initiator's engine
+ * through arm() and poll(2) over all the streams of its thread.
  *
  * Phases: the engine's sequence numbers restart at 0 in each phase; serve()
  * may still drain work after *stop, and the next phase starts only after it
@@ -55,12 +73,19 @@
 
 #include "core/err.h"
 #include "core/spec.h"
+#include "platform/wait.h"
 
 /* The struct that embeds @member at @ptr (rdma-core's container_of). */
 #define rp_container_of(ptr, type, member)                                     \
 	((type *)((char *)(ptr)-offsetof(type, member)))
 
 #define RP_NOTE_LEN 256
+
+/* Which end of a stream's operations this side is. */
+enum rp_role {
+	RP_ROLE_INITIATOR, /* posts operations, is timed */
+	RP_ROLE_RESPONDER, /* serves them */
+};
 
 enum rp_phase {
 	RP_PHASE_WARMUP,    /* as bandwidth, numbers discarded */
@@ -98,7 +123,8 @@ struct rp_listener {
 /** The generic part of every transport's stream, embedded first. */
 struct rp_stream {
 	const struct rp_xport_ops *ops;
-	struct rp_spec spec;
+	struct rp_spec spec; /* size_bytes, queue_depth: the point's */
+	enum rp_role role;
 	struct rp_err err;	/* why the last call failed */
 	char note[RP_NOTE_LEN]; /* what the user should know; "" if nothing */
 };
@@ -112,37 +138,62 @@ struct rp_xport_ops {
 		      const struct rp_spec *spec,
 		      const struct rp_xport_params *p, cJSON *endpoint,
 		      struct rp_listener **out, struct rp_err *why);
-	/** Server: accept one stream that presents @token; -ETIMEDOUT when
-	 *  none came within @timeout_ms (no reason recorded then). */
-	int (*accept)(struct rp_listener *l, const char *token, int timeout_ms,
+	/** Server: accept one stream that presents @token, this side taking
+	 *  @role in it; -ETIMEDOUT when none came within @timeout_ms (no
+	 *  reason recorded then). */
+	int (*accept)(struct rp_listener *l, const char *token,
+		      enum rp_role role, int timeout_ms,
 		      struct rp_stream **out);
 	/** Server: close the listener (not the accepted streams); NULL ok. */
 	void (*unlisten)(struct rp_listener *l);
-	/** Client: connect to @host as described by @endpoint. */
+	/** Client: connect to @host as described by @endpoint, this side
+	 *  taking @role in the stream. */
 	int (*connect)(const struct rp_xport_ops *self,
 		       const struct rp_spec *spec,
 		       const struct rp_xport_params *p, const char *host,
-		       const cJSON *endpoint, const char *token, int timeout_ms,
+		       const cJSON *endpoint, const char *token,
+		       enum rp_role role, int timeout_ms,
 		       struct rp_stream **out, struct rp_err *why);
 	/** Either side: what the peer needs (buffer address, key, ...) and
 	 *  what a report shows (device, MTU, inline size), into @info. */
 	int (*local_info)(struct rp_stream *s, cJSON *info);
 	/** Either side: take the peer's local_info. */
 	int (*set_peer)(struct rp_stream *s, const cJSON *info);
-	/** Server: respond to the client's operations until *@stop is set;
-	 *  count what arrived in @st. Must notice @stop within ~10 ms. */
-	int (*serve)(struct rp_stream *s, enum rp_phase phase,
-		     const atomic_int *stop, struct rp_side_stats *st);
-	/** Client: one ping-pong round trip (depth 1), busy-polling, giving
-	 *  up with -ETIMEDOUT at @deadline_ns (rp_clock_ns time). */
+	/** Either side, between phases, nothing in flight: run the next
+	 *  operations at @size_bytes and at most @depth in flight (each at
+	 *  most what the stream was set up for); sequence numbers restart.
+	 *  Both ends make the same call before the next phase. */
+	int (*set_point)(struct rp_stream *s, uint64_t size_bytes,
+			 uint32_t depth);
+	/** Responder: serve the @n streams @s (all of this transport, all
+	 *  responders) until *@stop is set, then drain; count what arrived
+	 *  on s[i] in st[i]. Must notice @stop within ~10 ms. On error, the
+	 *  reason is in the failing stream's err. */
+	int (*serve)(struct rp_stream *const *s, unsigned int n,
+		     enum rp_phase phase, const atomic_int *stop,
+		     struct rp_side_stats *st);
+	/** Initiator: one ping-pong round trip (depth 1), spinning or asleep
+	 *  as spec.wait says, giving up with -ETIMEDOUT at @deadline_ns
+	 *  (rp_clock_ns time). */
 	int (*ping)(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
-	/** Client: post @count operations numbered @seq.. (fewer than the
+	/** Initiator: post @count operations numbered @seq.. (fewer than the
 	 *  queue depth are in flight: the engine guarantees it). */
 	int (*post)(struct rp_stream *s, uint64_t seq, uint32_t count);
-	/** Client: make progress; return how many operations completed, in
-	 *  posting order, since the last call (0 if none), or -errno. */
+	/** Initiator: make progress, never sleeping; return how many
+	 *  operations completed, in posting order, since the last call (0 if
+	 *  none), or -errno. Under --wait event it also takes the events
+	 *  that woke the engine (and acknowledges them). */
 	int (*poll)(struct rp_stream *s);
-	/** Client: after a phase, errors found by --verify on this side. */
+	/** Initiator, --wait event: about to sleep. Arm the stream's
+	 *  notification and give the descriptor and poll(2) events that
+	 *  wake the engine when there is progress. Return: 0 (armed: sleep),
+	 *  1 (progress may already be there: poll() again, do not sleep),
+	 *  or -errno. */
+	int (*arm)(struct rp_stream *s, int *fd, short *events);
+	/** The poll(2) to sleep on arm()'s descriptors with (rsockets:
+	 *  rpoll); NULL: poll(2). */
+	rp_poll_fn wait_poll;
+	/** Initiator: after a phase, errors found by --verify on this side. */
 	uint64_t (*verify_errors)(struct rp_stream *s);
 	/** Either side: disconnect cleanly and free; NULL ok. */
 	void (*close)(struct rp_stream *s);
@@ -169,7 +220,10 @@ int rp_endpoint_port(const cJSON *endpoint, uint16_t *port, struct rp_err *why);
 
 /** rp_stream_init - fill the generic part of a new stream. */
 void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,
-		    const struct rp_spec *spec);
+		    const struct rp_spec *spec, enum rp_role role);
+
+/** rp_role_name - "initiator", "responder". */
+const char *rp_role_name(enum rp_role role);
 
 /** rp_listener_init - fill the generic part of a new listener. */
 void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,

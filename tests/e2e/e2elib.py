@@ -18,7 +18,7 @@ import traceback
 
 # Control protocol (src/proto/proto.h).
 MAGIC = 0x52445046  # "RDPF"
-VERSION = 0x0100  # major 1, minor 0
+VERSION = 0x0200  # major 2, minor 0 (several streams, sweeps, bidir)
 HDR = struct.Struct(">IHHI")  # magic, version, type, length; big-endian
 HELLO, TEST, SETUP, START, READY, STOP, DONE, BYE, ERROR, STREAMS = range(1, 11)
 
@@ -329,7 +329,8 @@ def check_error_message(m, code=None, words=()):
     magic, version, mtype, length, body = m
     check(magic == MAGIC, "reply magic 0x%08x, want 0x%08x ('RDPF')" %
           (magic, MAGIC))
-    check(version >> 8 == 1, "reply version 0x%04x, want major 1" % version)
+    check(version >> 8 == VERSION >> 8, "reply version 0x%04x, want major %d" %
+          (version, VERSION >> 8))
     check(mtype == ERROR, "reply type %d, want ERROR (9): %r" % (mtype, body))
     check(length > 0, "ERROR with an empty body")
     check(isinstance(body.get("code"), str) and body["code"],

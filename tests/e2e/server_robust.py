@@ -116,7 +116,7 @@ def hello(sock, version=VERSION):
     sock.sendall(message(HELLO, hello_body(), version=version))
     m = recv_message(sock)
     magic, ver, mtype, length, body = m
-    check(magic == MAGIC and ver >> 8 == 1,
+    check(magic == MAGIC and ver >> 8 == VERSION >> 8,
           "HELLO reply magic 0x%08x version 0x%04x" % (magic, ver))
     if mtype == ERROR and body.get("code") == "busy":
         raise Busy()
@@ -190,21 +190,21 @@ def case_wrong_magic(srv):
 
 
 def case_future_major(srv):
-    raw_exchange(srv, header(HELLO, 0, version=0x0200), "protocol",
+    raw_exchange(srv, header(HELLO, 0, version=0x0300), "protocol",
                  ["version"])
-    normal_run(srv, "protocol version 0x0200")
+    normal_run(srv, "protocol version 0x0300")
 
 
 def case_newer_minor(srv):
     # Same major, newer minor: accepted (the receiver checks the major).
-    s = session(srv, version=0x01ff)
+    s = session(srv, version=0x02ff)
     try:
         s.sendall(message(BYE))
         s.shutdown(socket.SHUT_WR)
         read_to_eof(s, CLOSE_WAIT_S)
     finally:
         s.close()
-    normal_run(srv, "protocol version 0x01ff")
+    normal_run(srv, "protocol version 0x02ff")
 
 
 def case_oversize(srv):

@@ -18,6 +18,7 @@ set(RP_E2E_TESTS
 	server_robust 300
 	once 120
 	back_to_back 180
+	sweeps_streams 600
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -3,7 +3,8 @@
  * Unit tests of cli/options: the defaults of a plain client, rPerf's short
  * flags against the long ones, every rejection with a message naming the
  * flag, the rules applied after parsing (atomics, exclusive flags, loopback
- * host), help and version, and a usage text that lists every long option.
+ * host), help and version, and a usage text that lists every long option;
+ * sweeps of sizes and depths, streams, threads, --bidir, --wait and --cpu.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -118,6 +119,17 @@ static void test_client_defaults(void **state)
 	assert_int_equal(cfg_a.params.gid_index, -1);
 	assert_int_equal(cfg_a.params.inline_bytes, -1);
 	assert_int_equal(cfg_a.params.mtu, 0);
+	/* One point of the defaults, one stream, one thread, busy polling. */
+	assert_int_equal(cfg_a.n_sizes, 1);
+	assert_int_equal(cfg_a.sizes[0], 65536);
+	assert_int_equal(cfg_a.n_depths, 1);
+	assert_int_equal(cfg_a.depths[0], 16);
+	assert_false(cfg_a.iterations_defaulted);
+	assert_int_equal(s->streams, 1);
+	assert_int_equal(s->threads, 1);
+	assert_false(s->bidir);
+	assert_int_equal(s->wait, RP_WAIT_BUSY);
+	assert_int_equal(cfg_a.n_cpus, 0);
 }
 
 static void assert_same_config(const struct rp_config *a,
@@ -145,6 +157,20 @@ static void assert_same_config(const struct rp_config *a,
 	assert_int_equal(a->json, b->json);
 	assert_int_equal(a->once, b->once);
 	assert_int_equal(a->quiet, b->quiet);
+	assert_int_equal(a->spec.streams, b->spec.streams);
+	assert_int_equal(a->spec.threads, b->spec.threads);
+	assert_int_equal(a->spec.bidir, b->spec.bidir);
+	assert_int_equal(a->spec.wait, b->spec.wait);
+	assert_int_equal(a->n_sizes, b->n_sizes);
+	for (i = 0; i < a->n_sizes; i++)
+		assert_int_equal(a->sizes[i], b->sizes[i]);
+	assert_int_equal(a->n_depths, b->n_depths);
+	for (i = 0; i < a->n_depths; i++)
+		assert_int_equal(a->depths[i], b->depths[i]);
+	assert_int_equal(a->iterations_defaulted, b->iterations_defaulted);
+	assert_int_equal(a->n_cpus, b->n_cpus);
+	for (i = 0; i < a->n_cpus; i++)
+		assert_int_equal(a->cpus[i], b->cpus[i]);
 }
 
 static void test_short_long_same(void **state)
@@ -222,7 +248,7 @@ static void test_time_mode(void **state)
 }
 
 struct bad_case {
-	const char *argv[8];
+	const char *argv[10];  /* NULL-terminated */
 	const char *needle[2]; /* substrings the message must hold */
 };
 
@@ -267,6 +293,47 @@ static const struct bad_case bad_cases[] = {
 	{ { "-c", "-a", "h", "-Z" }, { "unknown", "-Z" } },
 	{ { "-c", "-a", "h", "--bogus" }, { "unknown", "--bogus" } },
 	{ { "-c", "-a", "h", "stray" }, { "unexpected", "stray" } },
+	{ { "-c", "-a", "h", "-S", "4K-2K" }, { "-S/--size", "descends" } },
+	{ { "-c", "-a", "h", "-S", "4K,,8K" }, { "-S/--size", "empty" } },
+	{ { "-c", "-a", "h", "-S", "1-2G" }, { "-S/--size", "1G" } },
+	{ { "-c", "-a", "h", "-S", "4K,8K,4K" }, { "-S/--size", "twice" } },
+	{ { "-c", "-a", "h", "-q", "16,1,16" },
+	  { "-q/--queue-depth", "twice" } },
+	{ { "-c", "-a", "h", "-q", "64-1" },
+	  { "-q/--queue-depth", "descends" } },
+	{ { "-c", "-a", "h", "-q", "1-8192" }, { "-q/--queue-depth", "4096" } },
+	{ { "-c", "-a", "h", "-S", "4K", "--all-sizes" },
+	  { "-S/--size", "--all-sizes" } },
+	{ { "-c", "-a", "h", "--all-sizes", "-S", "4K" },
+	  { "-S/--size", "--all-sizes" } },
+	{ { "-c", "-a", "h", "-o", "fetch_add", "-S", "8,16" },
+	  { "-S/--size", "8 bytes" } },
+	{ { "-c", "-a", "h", "-o", "cmp_swap", "--all-sizes" },
+	  { "--all-sizes", "8 bytes" } },
+	{ { "-c", "-a", "h", "-P", "0" }, { "-P/--streams", "128" } },
+	{ { "-c", "-a", "h", "-P", "129" }, { "-P/--streams", "128" } },
+	{ { "-c", "-a", "h", "-P", "x" }, { "-P/--streams" } },
+	{ { "-c", "-a", "h", "-T", "0" }, { "-T/--threads", "64" } },
+	{ { "-c", "-a", "h", "-P", "128", "-T", "65" },
+	  { "-T/--threads", "64" } },
+	{ { "-c", "-a", "h", "-T", "4", "-P", "2" },
+	  { "-T/--threads", "-P/--streams" } },
+	{ { "-c", "-a", "h", "-T", "2" }, { "-T/--threads", "-P/--streams" } },
+	{ { "-c", "-a", "h", "-P", "128", "-S", "1G" },
+	  { "-P/--streams", "2048 MiB" } },
+	{ { "-c", "-a", "h", "-P", "2", "-S", "128M", "-q", "16" },
+	  { "-P/--streams", "2048 MiB" } },
+	{ { "-c", "-a", "h", "--bidir", "-S", "1G", "-q", "2" },
+	  { "--bidir", "2048 MiB" } },
+	{ { "-c", "-a", "h", "-S", "2-8M", "-q", "1-4096" },
+	  { "-S/--size", "-q/--queue-depth" } },
+	{ { "-c", "-a", "h", "--wait", "spin" }, { "--wait", "busy, event" } },
+	{ { "-c", "-a", "h", "--wait" }, { "--wait", "value" } },
+	{ { "-c", "-a", "h", "--cpu", "x" }, { "--cpu", "0-3,6" } },
+	{ { "-c", "-a", "h", "--cpu", "1024" }, { "--cpu", "1023" } },
+	{ { "-c", "-a", "h", "--cpu", "0-3,2" }, { "--cpu", "twice" } },
+	{ { "-c", "-a", "h", "--cpu", "0-64" }, { "--cpu", "64" } },
+	{ { "-s", "--cpu", "3-1" }, { "--cpu", "descends" } },
 };
 
 static void test_rejects(void **state)
@@ -316,6 +383,23 @@ static void test_atomics_size(void **state)
 	parse_ok(PARSE("-c", "-a", "h", "--op", "cmp_swap"));
 	assert_int_equal(cfg_a.spec.op, RP_OP_CMP_SWAP);
 	assert_int_equal(cfg_a.spec.size_bytes, 8);
+}
+
+static void test_atomics_sweep(void **state)
+{
+	(void)state;
+	/* One size is forced to 8 as before; a sweep of depths is fine. */
+	parse_ok(PARSE("-c", "-a", "h", "-o", "fetch_add", "-S", "8"));
+	assert_int_equal(cfg_a.n_sizes, 1);
+	assert_int_equal(cfg_a.sizes[0], 8);
+	parse_ok(PARSE("-c", "-a", "h", "-o", "cmp_swap", "-S", "4K", "-q",
+		       "1,16"));
+	assert_int_equal(cfg_a.sizes[0], 8);
+	assert_int_equal(cfg_a.spec.size_bytes, 8);
+	assert_int_equal(cfg_a.n_depths, 2);
+	assert_int_equal(
+		PARSE("-c", "-a", "h", "-o", "fetch_add", "-S", "8-16"),
+		-EINVAL);
 }
 
 static void test_phases(void **state)
@@ -387,6 +471,17 @@ static void test_reparse(void **state)
 	parse_ok(PARSE("-c", "-a", "h"));
 	assert_int_equal(cfg_a.spec.size_bytes, 65536);
 	assert_false(cfg_a.spec.verify);
+	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,8K", "-q", "1,2", "-P", "4",
+		       "-T", "2", "--cpu", "1", "--bidir", "--wait", "event"));
+	parse_ok(PARSE("-c", "-a", "h"));
+	assert_int_equal(cfg_a.n_sizes, 1);
+	assert_int_equal(cfg_a.n_depths, 1);
+	assert_int_equal(cfg_a.spec.streams, 1);
+	assert_int_equal(cfg_a.spec.threads, 1);
+	assert_int_equal(cfg_a.n_cpus, 0);
+	assert_false(cfg_a.spec.bidir);
+	assert_int_equal(cfg_a.spec.wait, RP_WAIT_BUSY);
+	assert_false(cfg_a.iterations_defaulted);
 	assert_int_equal(cfg_a.n_transports, 1);
 	assert_int_equal(PARSE("-c", "-a", "h", "-S", "0"), -EINVAL);
 	parse_ok(PARSE("-s"));
@@ -407,6 +502,109 @@ static void test_reparse_mid_cluster(void **state)
 	ret = PARSE("-c", "-a", "h");
 	parse_ok(ret);
 	assert_int_equal(cfg_a.mode, RP_MODE_CLIENT);
+}
+
+static void test_sweep_lists(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,64K,1M", "-q", "1,16,64"));
+	assert_int_equal(cfg_a.n_sizes, 3);
+	assert_int_equal(cfg_a.n_depths, 3);
+	assert_int_equal(cfg_a.n_sizes * cfg_a.n_depths, 9);
+	assert_int_equal(cfg_a.sizes[0], 4096);
+	assert_int_equal(cfg_a.sizes[2], 1 << 20);
+	assert_int_equal(cfg_a.depths[1], 16);
+	/* The buffers are sized for the largest point. */
+	assert_int_equal(cfg_a.spec.size_bytes, 1 << 20);
+	assert_int_equal(cfg_a.spec.queue_depth, 64);
+	assert_true(cfg_a.iterations_defaulted);
+	assert_int_equal(cfg_a.spec.iterations, 10000);
+
+	/* Largest, not last. */
+	parse_ok(PARSE("-c", "-a", "h", "-S", "1M,4K", "-q", "64,1"));
+	assert_int_equal(cfg_a.sizes[1], 4096);
+	assert_int_equal(cfg_a.spec.size_bytes, 1 << 20);
+	assert_int_equal(cfg_a.spec.queue_depth, 64);
+
+	parse_ok(PARSE("-c", "-a", "h", "-S", "2-8M"));
+	assert_int_equal(cfg_a.n_sizes, 23);
+	assert_int_equal(cfg_a.n_depths, 1);
+	assert_int_equal(cfg_a.depths[0], 16);
+	assert_int_equal(cfg_a.spec.size_bytes, 8 << 20);
+
+	parse_ok(PARSE("-c", "-a", "h", "-q", "1-64"));
+	assert_int_equal(cfg_a.n_sizes, 1);
+	assert_int_equal(cfg_a.sizes[0], 65536);
+	assert_int_equal(cfg_a.n_depths, 7);
+	assert_int_equal(cfg_a.spec.queue_depth, 64);
+	assert_true(cfg_a.iterations_defaulted);
+}
+
+static void test_all_sizes(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "--all-sizes", "-q", "16"));
+	parse_ok(PARSE_B("-c", "-a", "h", "-S", "2-8M", "-q", "16"));
+	assert_same_config(&cfg_a, &cfg_b);
+	assert_int_equal(cfg_a.n_sizes, 23);
+	assert_int_equal(cfg_a.sizes[0], 2);
+	assert_int_equal(cfg_a.sizes[22], 8 << 20);
+	/* -a stays the address. */
+	parse_ok(PARSE("-c", "--all-sizes", "-a", "h"));
+	assert_string_equal(cfg_a.host, "h");
+	assert_int_equal(cfg_a.n_sizes, 23);
+}
+
+/* The sweep's own iteration count only when neither -C nor -t was given. */
+static void test_iterations_defaulted(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-S", "4K"));
+	assert_false(cfg_a.iterations_defaulted);
+	parse_ok(PARSE("-c", "-a", "h", "-S", "4K-4K", "-q", "8"));
+	assert_false(cfg_a.iterations_defaulted);
+	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,8K"));
+	assert_true(cfg_a.iterations_defaulted);
+	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,8K", "-C", "500"));
+	assert_false(cfg_a.iterations_defaulted);
+	assert_int_equal(cfg_a.spec.iterations, 500);
+	parse_ok(PARSE("-c", "-a", "h", "--all-sizes", "-t", "1"));
+	assert_false(cfg_a.iterations_defaulted);
+	assert_int_equal(cfg_a.spec.iterations, 0);
+}
+
+static void test_streams_threads(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-P", "8", "-T", "2", "--bidir",
+		       "--wait", "event", "--cpu", "0-3,6"));
+	parse_ok(PARSE_B("-c", "-a", "h", "--streams", "8", "--threads=2",
+			 "--bidir", "--wait=event", "--cpu=0-3,6"));
+	assert_same_config(&cfg_a, &cfg_b);
+	assert_int_equal(cfg_a.spec.streams, 8);
+	assert_int_equal(cfg_a.spec.threads, 2);
+	assert_true(cfg_a.spec.bidir);
+	assert_int_equal(cfg_a.spec.wait, RP_WAIT_EVENT);
+	assert_int_equal(cfg_a.n_cpus, 5);
+	assert_int_equal(cfg_a.cpus[0], 0);
+	assert_int_equal(cfg_a.cpus[4], 6);
+
+	/* Limits themselves are accepted; -T may equal -P. */
+	parse_ok(PARSE("-c", "-a", "h", "-P", "128", "-T", "64", "--wait",
+		       "busy"));
+	assert_int_equal(cfg_a.spec.streams, RP_SPEC_MAX_STREAMS);
+	assert_int_equal(cfg_a.spec.threads, RP_SPEC_MAX_THREADS);
+	assert_int_equal(cfg_a.spec.wait, RP_WAIT_BUSY);
+	parse_ok(PARSE("-c", "-a", "h", "-T", "3", "-P", "3"));
+	assert_int_equal(cfg_a.spec.threads, 3);
+	parse_ok(PARSE("-c", "-a", "h", "-P", "2", "-S", "512M", "-q", "2"));
+	parse_ok(PARSE("-c", "-a", "h", "--cpu", "0-63"));
+	assert_int_equal(cfg_a.n_cpus, RP_MAX_CPUS);
+
+	/* A server pins its own threads. */
+	parse_ok(PARSE("-s", "--cpu", "2,3"));
+	assert_int_equal(cfg_a.n_cpus, 2);
+	assert_int_equal(cfg_a.cpus[1], 3);
 }
 
 static void test_usage(void **state)
@@ -436,6 +634,12 @@ static void test_usage(void **state)
 		"--inline",
 		"--gid-index",
 		"--mtu",
+		"--all-sizes",
+		"--streams",
+		"--threads",
+		"--bidir",
+		"--wait",
+		"--cpu",
 		"--help",
 		"--version",
 	};
@@ -448,6 +652,7 @@ static void test_usage(void **state)
 	rp_cli_usage(f);
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(strstr(text, "Usage:"));
+	assert_non_null(strstr(text, "256 MiB / size per point"));
 	for (i = 0; i < sizeof(longs) / sizeof(*longs); i++)
 		if (!strstr(text, longs[i]))
 			fail_msg("usage does not mention %s", longs[i]);
@@ -466,12 +671,17 @@ int main(void)
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_transport_list),
 		cmocka_unit_test(test_atomics_size),
+		cmocka_unit_test(test_atomics_sweep),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_server),
 		cmocka_unit_test(test_loopback),
 		cmocka_unit_test(test_reparse),
 		cmocka_unit_test(test_reparse_mid_cluster),
+		cmocka_unit_test(test_sweep_lists),
+		cmocka_unit_test(test_all_sizes),
+		cmocka_unit_test(test_iterations_defaulted),
+		cmocka_unit_test(test_streams_threads),
 		cmocka_unit_test(test_usage),
 	};
 

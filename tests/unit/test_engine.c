@@ -241,7 +241,7 @@ static void fake_init(struct fake_stream *f, uint32_t depth,
 	memset(f, 0, sizeof(*f));
 	rp_spec_defaults(&spec);
 	spec.queue_depth = depth;
-	rp_stream_init(&f->base, &fake_ops, &spec);
+	rp_stream_init(&f->base, &fake_ops, &spec, RP_ROLE_INITIATOR);
 	f->sc = *sc;
 	f->rng = 0x5eed;
 	f->last_done_ns = rp_clock_ns();
@@ -260,14 +260,19 @@ static void out_init(struct rp_phase_out *out)
 	memset(out, 0xa5, sizeof(*out));
 }
 
+/* The histogram the next run records into (NULL: none). */
+static struct rp_hist *g_hist;
+
 /* Run a phase on @f; a broken promise fails before the return value. */
 static int run_bw(struct fake_stream *f, const struct rp_engine_opts *o,
 		  struct rp_phase_out *out)
 {
+	struct rp_engine_stream es = { .s = &f->base, .hist = g_hist };
 	int ret;
 
-	out_init(out);
-	ret = rp_engine_bandwidth(&f->base, o, out);
+	out_init(&es.out);
+	ret = rp_engine_bandwidth(&es, 1, o);
+	*out = es.out;
 	assert_fake_ok(f);
 	return ret;
 }
@@ -275,10 +280,12 @@ static int run_bw(struct fake_stream *f, const struct rp_engine_opts *o,
 static int run_lat(struct fake_stream *f, const struct rp_engine_opts *o,
 		   struct rp_phase_out *out)
 {
+	struct rp_engine_stream es = { .s = &f->base, .hist = g_hist };
 	int ret;
 
-	out_init(out);
-	ret = rp_engine_latency(&f->base, o, out);
+	out_init(&es.out);
+	ret = rp_engine_latency(&es, o);
+	*out = es.out;
 	assert_fake_ok(f);
 	return ret;
 }
@@ -325,16 +332,47 @@ static void test_bw_iterations(void **state)
 	struct fake_stream f;
 
 	(void)state;
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 8, &sc);
 	assert_int_equal(run_bw(&f, &o, &out), 0);
 	assert_int_equal(out.messages, 1000);
 	assert_int_equal(f.posted, 1000);
-	assert_int_equal(rp_hist_count(o.hist), 1000);
-	assert_true(rp_hist_max(o.hist) < SLACK_NS);
+	assert_int_equal(rp_hist_count(g_hist), 1000);
+	assert_true(rp_hist_max(g_hist) < SLACK_NS);
 	assert_true(out.first_post_ns <= out.last_done_ns);
 	assert_true(out.last_done_ns - out.first_post_ns < SLACK_NS);
-	rp_hist_destroy(o.hist);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
+}
+
+/* Several streams in one engine: each completes its own count at its own
+ * depth, into its own histogram, none waits for another to finish. */
+static void test_bw_several_streams(void **state)
+{
+	static const uint32_t depths[] = { 1, 4, 16 };
+	struct rp_engine_stream es[3];
+	struct rp_engine_opts o = { .iterations = 777 };
+	struct fake_stream f[3];
+	struct script sc = { .per_poll = 2, .random = true };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		fake_init(&f[i], depths[i], &sc);
+		es[i] = (struct rp_engine_stream){ .s = &f[i].base,
+						   .hist = hist_new() };
+		out_init(&es[i].out);
+	}
+	assert_int_equal(rp_engine_bandwidth(es, 3, &o), 0);
+	for (i = 0; i < 3; i++) {
+		assert_fake_ok(&f[i]);
+		assert_int_equal(es[i].out.messages, 777);
+		assert_int_equal(f[i].posted, 777);
+		assert_int_equal(f[i].max_inflight, depths[i]);
+		assert_int_equal(rp_hist_count(es[i].hist), 777);
+		assert_true(es[i].out.first_post_ns <= es[i].out.last_done_ns);
+		rp_hist_destroy(es[i].hist);
+	}
 }
 
 /* Fewer operations than the depth: only those are posted. */
@@ -367,15 +405,16 @@ static void test_bw_latency_plausible(void **state)
 	struct fake_stream f;
 
 	(void)state;
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 4, &sc);
 	assert_int_equal(run_bw(&f, &o, &out), 0);
-	assert_int_equal(rp_hist_count(o.hist), 40);
-	assert_true(rp_hist_min(o.hist) >= MS);
-	assert_true(rp_hist_max(o.hist) >= 4 * MS);
-	assert_true(rp_hist_max(o.hist) < SLACK_NS);
+	assert_int_equal(rp_hist_count(g_hist), 40);
+	assert_true(rp_hist_min(g_hist) >= MS);
+	assert_true(rp_hist_max(g_hist) >= 4 * MS);
+	assert_true(rp_hist_max(g_hist) < SLACK_NS);
 	assert_true(out.last_done_ns - out.first_post_ns >= 40 * MS);
-	rp_hist_destroy(o.hist);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 /* Bandwidth: time mode */
@@ -387,20 +426,21 @@ static void run_time_mode(uint32_t depth, const struct script *sc)
 	struct rp_phase_out out;
 	struct fake_stream f;
 
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, depth, sc);
 	assert_int_equal(run_bw(&f, &o, &out), 0);
 	assert_true(out.messages > 0);
 	/* what was in flight at the end finished, and nothing else */
 	assert_int_equal(out.messages, f.posted);
 	assert_int_equal(out.messages, f.completed);
-	assert_int_equal(rp_hist_count(o.hist), out.messages);
+	assert_int_equal(rp_hist_count(g_hist), out.messages);
 	/* every post came before the end (the engine's clock is read after
 	 * the fake's last poll, so that poll was before the end too) */
 	assert_true(f.poll_before_post < out.first_post_ns + dur);
 	assert_true(out.last_done_ns - out.first_post_ns >= dur);
 	assert_true(out.last_done_ns - out.first_post_ns < dur + SLACK_NS);
-	rp_hist_destroy(o.hist);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 static void test_bw_time_mode(void **state)
@@ -474,17 +514,18 @@ static void run_bw_interrupt(uint64_t iterations, uint64_t duration_ns)
 	struct rp_phase_out out;
 	struct fake_stream f;
 
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 8, &sc);
 	assert_int_equal(run_bw(&f, &o, &out), 0);
 	assert_true(f.intr_fired);
 	assert_int_equal(f.posted, f.posted_at_intr);
 	assert_int_equal(out.messages, f.posted); /* in flight finished */
 	assert_int_equal(out.messages, f.completed);
-	assert_int_equal(rp_hist_count(o.hist), out.messages);
+	assert_int_equal(rp_hist_count(g_hist), out.messages);
 	assert_true(out.messages >= 20 && out.messages <= 20 + 8);
 	assert_true(out.last_done_ns - out.first_post_ns < SLACK_NS);
-	rp_hist_destroy(o.hist);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 static void test_bw_interrupt(void **state)
@@ -544,13 +585,14 @@ static void test_bw_poll_error(void **state)
 	struct fake_stream f;
 
 	(void)state;
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 8, &sc);
 	assert_int_equal(run_bw(&f, &o, &out), -ECONNRESET);
 	assert_string_equal(f.base.err.msg, "fake: poll failed");
 	assert_int_equal(out.messages, 12);
-	assert_int_equal(rp_hist_count(o.hist), 12);
-	rp_hist_destroy(o.hist);
+	assert_int_equal(rp_hist_count(g_hist), 12);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 /* Latency */
@@ -563,20 +605,21 @@ static void test_lat_iterations(void **state)
 	struct fake_stream f;
 
 	(void)state;
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 1, &sc);
 	assert_int_equal(run_lat(&f, &o, &out), 0);
 	assert_int_equal(out.messages, 100);
 	assert_int_equal(f.pings, 100);
-	assert_int_equal(rp_hist_count(o.hist), 100);
-	assert_true(rp_hist_max(o.hist) < SLACK_NS);
+	assert_int_equal(rp_hist_count(g_hist), 100);
+	assert_true(rp_hist_max(g_hist) < SLACK_NS);
 	assert_true(out.first_post_ns <= out.last_done_ns);
 	/* stall_ns 0: each ping gets the default 30 s */
 	assert_true(f.ping_deadline_ns > f.ping_call_ns);
 	assert_true(f.ping_deadline_ns - f.ping_call_ns <= DEFAULT_NS);
 	assert_true(f.ping_deadline_ns - f.ping_call_ns >
 		    DEFAULT_NS - SLACK_NS);
-	rp_hist_destroy(o.hist);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 static void test_lat_plausible(void **state)
@@ -587,14 +630,15 @@ static void test_lat_plausible(void **state)
 	struct fake_stream f;
 
 	(void)state;
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 1, &sc);
 	assert_int_equal(run_lat(&f, &o, &out), 0);
-	assert_int_equal(rp_hist_count(o.hist), 20);
-	assert_true(rp_hist_min(o.hist) >= MS);
-	assert_true(rp_hist_max(o.hist) < SLACK_NS);
+	assert_int_equal(rp_hist_count(g_hist), 20);
+	assert_true(rp_hist_min(g_hist) >= MS);
+	assert_true(rp_hist_max(g_hist) < SLACK_NS);
 	assert_true(out.last_done_ns - out.first_post_ns >= 20 * MS);
-	rp_hist_destroy(o.hist);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 static void test_lat_error(void **state)
@@ -605,13 +649,14 @@ static void test_lat_error(void **state)
 	struct fake_stream f;
 
 	(void)state;
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 1, &sc);
 	assert_int_equal(run_lat(&f, &o, &out), -EPROTO);
 	assert_int_equal(out.messages, 5);
-	assert_int_equal(rp_hist_count(o.hist), 5);
+	assert_int_equal(rp_hist_count(g_hist), 5);
 	assert_string_equal(f.base.err.msg, "fake: ping lost");
-	rp_hist_destroy(o.hist);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 static void test_lat_timeout(void **state)
@@ -646,13 +691,14 @@ static void test_lat_interrupt(void **state)
 	struct fake_stream f;
 
 	(void)state;
-	o.hist = hist_new();
+	g_hist = hist_new();
 	fake_init(&f, 1, &sc);
 	assert_int_equal(run_lat(&f, &o, &out), 0);
 	assert_int_equal(out.messages, 7);
 	assert_int_equal(f.pings, 7);
-	assert_int_equal(rp_hist_count(o.hist), 7);
-	rp_hist_destroy(o.hist);
+	assert_int_equal(rp_hist_count(g_hist), 7);
+	rp_hist_destroy(g_hist);
+	g_hist = NULL;
 }
 
 static void test_lat_interrupt_before_start(void **state)
@@ -693,6 +739,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bw_depth_bound),
 		cmocka_unit_test(test_bw_iterations),
+		cmocka_unit_test(test_bw_several_streams),
 		cmocka_unit_test(test_bw_fewer_than_depth),
 		cmocka_unit_test(test_bw_latency_plausible),
 		cmocka_unit_test(test_bw_time_mode),

@@ -4,20 +4,26 @@
  * deadline that the control connection and the stream transports share
  * (a table of calls whose socket() always fails must not look like a
  * connection: the old control connect returned 0 and no socket then),
- * waiting on a descriptor under a deadline, and the random source of the
- * data token.
+ * waiting on a descriptor under a deadline, the random source of the
+ * data token; and the CPU side: /proc/stat read whole and per CPU, the CPU
+ * clock (a plausible rate or an honest "none", the same from every
+ * thread), pinning a thread and the count of CPUs, the NUMA node of a page.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "core/clock.h"
+#include "platform/cpu.h"
 #include "platform/net.h"
 #include "platform/wait.h"
 
@@ -143,6 +149,197 @@ static void test_random_bytes(void **state)
 	assert_int_equal(rp_random_bytes(a, 0), 0);
 }
 
+/* CPU */
+
+static uint64_t ticks_sum(const struct rp_cpu_ticks *t)
+{
+	return t->user + t->nice + t->sys + t->idle + t->iowait + t->irq +
+	       t->softirq + t->steal;
+}
+
+static void test_stat_ticks(void **state)
+{
+	int cpus[4] = { 0, -3, 1 << 20, 0 };
+	struct rp_cpu_ticks all, all2, per[4];
+	uint64_t busy, total;
+
+	(void)state;
+	if (access("/proc/stat", R_OK)) {
+		print_message("skipped: /proc/stat is not readable here\n");
+		skip();
+	}
+	cpus[0] = cpus[3] = sched_getcpu();
+	assert_int_equal(rp_os_stat_ticks(&all, cpus, 4, per), 0);
+	assert_int_equal(all.cpu, -1);
+	assert_true(ticks_sum(&all) > 0);
+	/* our CPU is online: its line was read, twice as asked */
+	assert_int_equal(per[0].cpu, cpus[0]);
+	assert_true(ticks_sum(&per[0]) > 0);
+	assert_true(ticks_sum(&per[0]) <= ticks_sum(&all));
+	assert_memory_equal(&per[0], &per[3], sizeof(per[0]));
+	/* absent CPUs: their number, no counts */
+	assert_int_equal(per[1].cpu, -3);
+	assert_int_equal(ticks_sum(&per[1]), 0);
+	assert_int_equal(per[2].cpu, 1 << 20);
+	assert_int_equal(ticks_sum(&per[2]), 0);
+	/* counters only go forwards; rp_os_host_ticks reads the same line */
+	assert_int_equal(rp_os_host_ticks(&busy, &total), 0);
+	assert_int_equal(rp_os_stat_ticks(&all2, NULL, 0, NULL), 0);
+	assert_true(ticks_sum(&all) <= total && total <= ticks_sum(&all2));
+	assert_true(busy > 0 && busy <= total);
+	assert_true(all.user <= all2.user && all.sys <= all2.sys);
+	assert_true(all.idle <= all2.idle && all.irq <= all2.irq);
+	assert_true(rp_os_ticks_per_s() > 0);
+}
+
+static bool known_source(const char *s)
+{
+	return !strcmp(s, "tsc") || !strcmp(s, "cpuinfo") ||
+	       !strcmp(s, "cpufreq");
+}
+
+static void *hz_thread(void *arg)
+{
+	const char *src = NULL;
+
+	*(double *)arg = rp_os_cpu_hz(&src);
+	return (void *)src;
+}
+
+/* A rate above 100 MHz with where it came from, or 0 and "none"; the
+ * first call from several threads at once still measures once. */
+static void test_cpu_hz(void **state)
+{
+	double hz[4], again;
+	const char *src[4], *src2 = NULL;
+	pthread_t t[4];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, hz_thread, &hz[i]),
+				 0);
+	for (i = 0; i < 4; i++) {
+		void *ret;
+
+		assert_int_equal(pthread_join(t[i], &ret), 0);
+		src[i] = ret;
+	}
+	again = rp_os_cpu_hz(&src2);
+	print_message("cpu clock: %.6g Hz (%s)\n", again, src2);
+	if (again == 0) {
+		assert_string_equal(src2, "none");
+	} else {
+		assert_true(again > 1e8 && again < 1e11);
+		assert_true(known_source(src2));
+	}
+	for (i = 0; i < 4; i++) {
+		assert_true(hz[i] == again);
+		assert_ptr_equal(src[i], src2);
+	}
+	assert_true(rp_os_cpu_hz(NULL) == again);
+}
+
+/* The highest CPU of @set, or -1. */
+static int last_cpu(const cpu_set_t *set)
+{
+	int cpu;
+
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, set))
+			return cpu;
+	return -1;
+}
+
+/* Pinned to one CPU of our set, the thread runs there and nowhere else;
+ * the old set restored, it may run everywhere again. */
+static void test_pin_self(void **state)
+{
+	cpu_set_t saved, now;
+	int cpu, count = rp_os_cpu_count();
+
+	(void)state;
+	assert_int_equal(
+		pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved),
+		0);
+	assert_int_equal(count, CPU_COUNT(&saved));
+	cpu = last_cpu(&saved);
+	assert_true(cpu >= 0);
+	assert_int_equal(rp_os_pin_self(cpu), 0);
+	assert_int_equal(
+		pthread_getaffinity_np(pthread_self(), sizeof(now), &now), 0);
+	assert_int_equal(CPU_COUNT(&now), 1);
+	assert_true(CPU_ISSET(cpu, &now));
+	assert_int_equal(sched_getcpu(), cpu);
+	assert_int_equal(
+		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved),
+		0);
+	assert_int_equal(
+		pthread_getaffinity_np(pthread_self(), sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &saved));
+	/* out of range: nothing changes */
+	assert_int_equal(rp_os_pin_self(-1), -EINVAL);
+	assert_int_equal(rp_os_pin_self(1 << 20), -EINVAL);
+	assert_int_equal(rp_os_pin_self(60000), -EINVAL);
+	assert_int_equal(
+		pthread_getaffinity_np(pthread_self(), sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &saved));
+}
+
+/* Pins itself to the CPU *@arg names, then counts into it. */
+static void *count_thread(void *arg)
+{
+	int *cpu_count = arg;
+
+	if (rp_os_pin_self(*cpu_count))
+		*cpu_count = -1;
+	else
+		*cpu_count = rp_os_cpu_count();
+	return NULL;
+}
+
+/* The count is the process's, not the asking thread's: a pinned thread
+ * still sees every CPU the process may use. */
+static void test_cpu_count(void **state)
+{
+	cpu_set_t set;
+	pthread_t t;
+	int n = rp_os_cpu_count(), arg;
+
+	(void)state;
+	assert_true(n >= 1);
+	assert_true(n <= sysconf(_SC_NPROCESSORS_CONF));
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	assert_int_equal(n, CPU_COUNT(&set));
+	arg = last_cpu(&set);
+	assert_int_equal(pthread_create(&t, NULL, count_thread, &arg), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(arg, n);
+}
+
+static void test_mem_node(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = malloc((size_t)page * 4);
+	int node;
+
+	(void)state;
+	assert_non_null(p);
+	memset(p, 1, (size_t)page * 4);
+	node = rp_os_mem_node(p + page);
+	print_message("page at %p on node %d\n", (void *)(p + page), node);
+	if (node == -EPERM) {
+		/* a container's seccomp filter may forbid get_mempolicy */
+		print_message("get_mempolicy not permitted here\n");
+	} else {
+		assert_true(node >= 0 || node == -ENOSYS);
+		assert_true(node < 1 << 16);
+	}
+	free(p);
+	/* no page there: an error, never a node */
+	assert_true(rp_os_mem_node(NULL) < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +350,11 @@ int main(void)
 		cmocka_unit_test(test_wait_timeout_and_ready),
 		cmocka_unit_test(test_ms_left_rounds_up),
 		cmocka_unit_test(test_random_bytes),
+		cmocka_unit_test(test_stat_ticks),
+		cmocka_unit_test(test_cpu_hz),
+		cmocka_unit_test(test_pin_self),
+		cmocka_unit_test(test_cpu_count),
+		cmocka_unit_test(test_mem_node),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

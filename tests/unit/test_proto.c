@@ -93,10 +93,10 @@ static cJSON *big_object(void)
 static void test_hdr_layout(void **state)
 {
 	static const uint8_t want[RP_PROTO_HDR_LEN] = {
-		'R',  'D',  'P',  'F',	0x01, 0x02,
+		'R',  'D',  'P',  'F',	0x02, 0x03,
 		0x00, 0x09, 0x00, 0x01, 0x02, 0x03,
 	};
-	struct rp_msg_hdr h = { RP_PROTO_MAGIC, 0x0102, RP_MSG_ERROR,
+	struct rp_msg_hdr h = { RP_PROTO_MAGIC, 0x0203, RP_MSG_ERROR,
 				0x010203 };
 	struct rp_msg_hdr out;
 	uint8_t buf[RP_PROTO_HDR_LEN];
@@ -106,7 +106,7 @@ static void test_hdr_layout(void **state)
 	assert_memory_equal(buf, want, sizeof(want));
 	assert_int_equal(rp_proto_hdr_decode(buf, &out), 0);
 	assert_int_equal(out.magic, RP_PROTO_MAGIC);
-	assert_int_equal(out.version, 0x0102);
+	assert_int_equal(out.version, 0x0203);
 	assert_int_equal(out.type, RP_MSG_ERROR);
 	assert_int_equal(out.length, 0x010203);
 }
@@ -416,7 +416,7 @@ static void test_recv_bad_header(void **state)
 	expect_recv_error(sv, hdr, NULL, -EMSGSIZE);
 	put_hdr(hdr, 0x47455420, RP_PROTO_VERSION, RP_MSG_TEST, 0);
 	expect_recv_error(sv, hdr, NULL, -EPROTO);
-	put_hdr(hdr, RP_PROTO_MAGIC, 0x0200, RP_MSG_TEST, 0);
+	put_hdr(hdr, RP_PROTO_MAGIC, 0x0300, RP_MSG_TEST, 0);
 	expect_recv_error(sv, hdr, NULL, -EPROTONOSUPPORT);
 	put_hdr(hdr, RP_PROTO_MAGIC, RP_PROTO_VERSION, 77, 0);
 	expect_recv_error(sv, hdr, NULL, -EBADMSG);

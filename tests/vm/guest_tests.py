@@ -11,6 +11,8 @@ Every test runs the real binary against a real server process on rxe0
     verbs_ops    every operation with --verify, depth 1 and 16, time mode
     verbs_sizes  1 byte, an inline size, above the MTU, 1 MiB
     transports   rdma,rsocket,tcp in one run; rsocket alone per op
+    streams      issue 8 on rdma and rsocket: a sweep over one setup (with
+                 --verify), -P 4 -T 2, --bidir, --wait event for every op
 """
 import os
 import sys
@@ -187,8 +189,84 @@ def transports(binary):
     return tests
 
 
+def sweep_case(b, s, transport, op):
+    """3 sizes x 2 depths over one setup; every point checked, verified."""
+    doc = client_json(b, s.port, ["-x", transport, "-o", op, "-S",
+                                  "64,4K,64K", "-q", "1,8", "-C", "300",
+                                  "--verify"] + QUICK)
+    res = doc["results"]
+    want = [(z, d) for z in (64, 4096, 65536) for d in (1, 8)]
+    check([(x["size"], x["queue_depth"]) for x in res] == want,
+          "points %r" % [(x["size"], x["queue_depth"]) for x in res])
+    for x in res:
+        check_result(x, transport, op, x["size"], x["queue_depth"], 300,
+                     True)
+
+
+def streams_case(b, s, transport, op):
+    """-P 4 -T 2: four streams whose bytes add up to the aggregate."""
+    doc = client_json(b, s.port, ["-x", transport, "-o", op, "-S", "4096",
+                                  "-q", "8", "-P", "4", "-T", "2", "-C",
+                                  "500"] + QUICK)
+    r = doc["results"][0]
+    per = r["per_stream"]
+    check(len(per) == 4 and r["streams"] == 4, "streams %r" % len(per))
+    check(sum(p["bytes"] for p in per) == r["bytes"] == 4 * 500 * 4096,
+          "bytes %r vs %r" % ([p["bytes"] for p in per], r["bytes"]))
+    check(sorted(set(p["thread"] for p in per)) == [0, 1], "threads")
+
+
+def bidir_case(b, s, transport, size, depth):
+    """Both ends initiate at once: both directions move data, no hang."""
+    # emulated RDMA moves tens of MB/s: few 1 MiB ping-pongs
+    few = ["--warmup", "4", "--lat-iterations", "10"] if size > 65536 else []
+    doc = client_json(b, s.port, ["-x", transport, "-o", "write", "-S", size,
+                                  "-q", depth, "-t", "0.5", "--bidir"] +
+                      QUICK + few)
+    r = doc["results"][0]
+    d = r["directions"]
+    c2s, s2c = d["client_to_server"], d["server_to_client"]
+    check(c2s["bytes"] > 0 and s2c["bytes"] > 0,
+          "bytes both ways: %r, %r" % (c2s["bytes"], s2c["bytes"]))
+    check(c2s["bytes"] + s2c["bytes"] == r["bytes"], "sum of directions")
+
+
+def event_case(b, s, transport, op):
+    """--wait event: every op completes, sleeping on completions."""
+    size = size_of(op, 4096)
+    doc = client_json(b, s.port, ["-x", transport, "-o", op, "-S", size,
+                                  "-q", "8", "-C", "500", "-P", "2",
+                                  "--wait", "event"] + QUICK)
+    r = doc["results"][0]
+    check(r["wait"] == "event", "wait %r" % r.get("wait"))
+    check(r["messages"] == 1000, "messages %r" % r["messages"])
+    check(r["latency_unloaded"]["count"] == 200, "unloaded count")
+
+
+def streams(binary):
+    tests = []
+    for t, ops in (("rdma", ("write", "send", "read")),
+                   ("rsocket", ("write", "read"))):
+        for op in ops:
+            tests.append(("%s sweep %s" % (t, op),
+                          lambda b, s, t=t, o=op: sweep_case(b, s, t, o)))
+        tests.append(("%s -P 4 -T 2" % t,
+                      lambda b, s, t=t: streams_case(b, s, t, "write")))
+        for size, depth in ((4, 1), (4, 64), (1 << 20, 1), (1 << 20, 64)):
+            tests.append(("%s bidir %dB q%d" % (t, size, depth),
+                          lambda b, s, t=t, z=size, d=depth:
+                          bidir_case(b, s, t, z, d)))
+    for op in RDMA_OPS:
+        tests.append(("rdma event %s" % op,
+                      lambda b, s, o=op: event_case(b, s, "rdma", o)))
+    for op in ("write", "read", "send"):
+        tests.append(("rsocket event %s" % op,
+                      lambda b, s, o=op: event_case(b, s, "rsocket", o)))
+    return tests
+
+
 GROUPS = {"verbs_ops": verbs_ops, "verbs_sizes": verbs_sizes,
-          "transports": transports}
+          "transports": transports, "streams": streams}
 
 
 def main():

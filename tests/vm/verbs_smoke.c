@@ -144,6 +144,7 @@ static void fill_spec(const struct smoke_case *c, struct rp_spec *sp)
 	sp->lat_iterations = c->pings;
 	sp->latency = sp->bandwidth = true;
 	sp->verify = verify;
+	sp->streams = sp->threads = 1;
 }
 
 /* The server listens on the address at depth 1, on any address at 16. */
@@ -170,7 +171,7 @@ static int server_phases(struct smoke_case *c, struct rp_stream *s)
 	for (p = 0; p < RP_PHASE__COUNT; p++) {
 		if (wait_flag(&c->sh->start[p]))
 			return -ETIMEDOUT;
-		ret = xp->serve(s, (enum rp_phase)p, &c->sh->stop[p],
+		ret = xp->serve(&s, 1, (enum rp_phase)p, &c->sh->stop[p],
 				&c->sh->st[p]);
 		atomic_store(&c->sh->served[p], 1 + (ret < 0 ? 1 : 0));
 		if (ret < 0) {
@@ -221,7 +222,7 @@ static int server_accept(struct smoke_case *c, struct rp_listener **l,
 	cJSON_Delete(ep);
 	if (ret)
 		return ret;
-	ret = xp->accept(*l, TOKEN, SETUP_MS, s);
+	ret = xp->accept(*l, TOKEN, RP_ROLE_RESPONDER, SETUP_MS, s);
 	if (ret)
 		fprintf(stderr, "server: accept: %s\n",
 			rp_err_text(&(*l)->err, ret));
@@ -366,7 +367,8 @@ static int client_refused(struct smoke_case *c, struct rp_xport_params *p,
 	int ret;
 
 	fill_spec(c, &sp);
-	ret = xp->connect(xp, &sp, p, vm_addr, ep, token, 5000, &s, &why);
+	ret = xp->connect(xp, &sp, p, vm_addr, ep, token, RP_ROLE_INITIATOR,
+			  5000, &s, &why);
 	if (ret == 0) {
 		fprintf(stderr, "client: token %s, device %s: connected\n",
 			token, p->device ? p->device : "(any)");
@@ -460,8 +462,8 @@ static int client_connect(struct smoke_case *c, struct rp_stream **s)
 		return -EPROTO;
 	ret = c->reject_test ? client_reject_test(c, ep) : 0;
 	if (!ret) {
-		ret = xp->connect(xp, &sp, &p, vm_addr, ep, TOKEN, SETUP_MS, s,
-				  &why);
+		ret = xp->connect(xp, &sp, &p, vm_addr, ep, TOKEN,
+				  RP_ROLE_INITIATOR, SETUP_MS, s, &why);
 		if (ret)
 			fprintf(stderr, "client: connect: %s\n",
 				rp_err_text(&why, ret));

@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * The client of a stream transport, the side being timed: post operations,
- * poll for their completions (acknowledgements, or the messages of a read),
- * ping-pong one message at a time. It busy-polls, and sleeps only after
- * SPIN_BEFORE_SLEEP empty polls in a row.
+ * The initiator of a stream transport, the side being timed: post
+ * operations, poll for their completions (acknowledgements, or the
+ * messages of a read), ping-pong one message at a time, and arm for the
+ * engine's sleep under --wait event. Busy: it spins, and sleeps only after
+ * SPIN_BEFORE_SLEEP empty polls in a row. Event: poll() never sleeps, the
+ * engine sleeps on arm()'s descriptor; ping() sleeps in poll() itself.
  */
 #include <errno.h>
 
 #include "core/clock.h"
 #include "xport/sock/sock.h"
+
+static bool sock_is_event(const struct sock_stream *s)
+{
+	return s->base.spec.wait == RP_WAIT_EVENT;
+}
 
 int rp_sock_post(struct rp_stream *base, uint64_t seq, uint32_t count)
 {
@@ -50,20 +57,38 @@ int rp_sock_poll(struct rp_stream *base)
 		return err;
 	n = s->completed - s->reported;
 	s->reported = s->completed;
-	if (n == 0 && ++s->idle > SPIN_BEFORE_SLEEP) {
+	if (n) {
+		s->idle = 0;
+	} else if (!sock_is_event(s) && ++s->idle > SPIN_BEFORE_SLEEP) {
 		/* Spinning on a blocked socket steals the CPU the peer and the
 		 * network stack need: sleep until the socket is ready. */
 		err = rp_sock_idle_wait(s, 1);
 		s->idle = 0;
 		if (err < 0 && err != -ETIMEDOUT)
 			return err;
-	} else if (n) {
-		s->idle = 0;
 	}
 	return (int)n;
 }
 
-/* Client, write/send ping: one message out, its echo back. */
+/* Sockets are level-triggered: whatever arrived since the last poll()
+ * leaves the descriptor ready, so arming cannot miss it. */
+int rp_sock_arm(struct rp_stream *base, int *fd, short *events)
+{
+	struct sock_stream *s = sock_stream(base);
+
+	*fd = s->fd;
+	*events = rp_sock_wanted_events(s);
+	return 0;
+}
+
+/* A ping found nothing to do: under --wait event, sleep until the socket
+ * is ready or @deadline; busy, go on spinning. 0, or -errno. */
+static int ping_idle(struct sock_stream *s, uint64_t deadline)
+{
+	return sock_is_event(s) ? rp_sock_event_wait(s, deadline) : 0;
+}
+
+/* Initiator, write/send ping: one message out, its echo back. */
 static int ping_echo(struct sock_stream *s, uint64_t deadline)
 {
 	size_t got = 0, sz = s->base.spec.size_bytes;
@@ -79,6 +104,8 @@ static int ping_echo(struct sock_stream *s, uint64_t deadline)
 		if (n > 0)
 			got += (size_t)n;
 		else if ((err = rp_sock_io_result(s, n, false)))
+			return err;
+		else if ((err = ping_idle(s, deadline)))
 			return err;
 		if (rp_clock_ns() > deadline)
 			return -ETIMEDOUT;
@@ -98,7 +125,11 @@ int rp_sock_ping(struct rp_stream *base, uint64_t seq, uint64_t deadline_ns)
 	n = rp_sock_post(base, seq, 1);
 	while (n == 0) {
 		n = rp_sock_poll(base);
-		if (n == 0 && rp_clock_ns() > deadline_ns)
+		if (n)
+			break;
+		if ((n = ping_idle(s, deadline_ns)))
+			return n;
+		if (rp_clock_ns() > deadline_ns)
 			return -ETIMEDOUT;
 	}
 	return n < 0 ? n : 0;

@@ -2,9 +2,11 @@
 /*
  * Server side of a stream transport's setup: listen on an ephemeral port,
  * accept the connection that presents the test's token. A stray connection
- * (wrong token, silent, gone) is dropped and accept keeps waiting; every
- * wait stops at the accept's deadline, also while accept() itself keeps
- * failing (no descriptor left: EMFILE), when accept backs off and retries.
+ * (wrong token, silent, gone) is dropped and accept keeps waiting; the wait
+ * for a connection stops at the accept's deadline, also while accept()
+ * itself keeps failing (no descriptor left: EMFILE), when accept backs off
+ * and retries; a token under way gets its own TOKEN_WAIT_NS.
+ * The accepted stream takes the role the caller gives, whoever initiates.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,18 +67,18 @@ void rp_sock_unlisten(struct rp_listener *base)
 	free(l);
 }
 
-/* Read the token a new connection presents; 0 if it matches. A silent
- * connection gets at most TOKEN_WAIT_NS, and never past @deadline. */
-static int check_token(struct sock_stream *s, const char *token,
-		       uint64_t deadline)
+/* Read the token a new connection on @fd presents; 0 if it matches. A
+ * silent connection gets at most TOKEN_WAIT_NS: the caller's deadline
+ * bounds the wait for a connection, not a handshake under way (a token
+ * late by a slice of the caller's wait must not cost the connection). */
+static int check_token(const struct rp_sock_calls *c, int fd, const char *token)
 {
 	uint8_t want[RP_TOKEN_LEN], got[RP_TOKEN_LEN];
-	uint64_t cap = rp_clock_ns() + TOKEN_WAIT_NS;
 	int err;
 
 	rp_sock_token(want, token);
-	err = rp_net_xfer_all(s->c, s->fd, got, sizeof(got), false,
-			      deadline < cap ? deadline : cap);
+	err = rp_net_xfer_all(c, fd, got, sizeof(got), false,
+			      rp_clock_ns() + TOKEN_WAIT_NS);
 	if (err)
 		return err;
 	return memcmp(want, got, sizeof(got)) ? -EACCES : 0;
@@ -85,7 +87,8 @@ static int check_token(struct sock_stream *s, const char *token,
 /* Take one connection from the backlog. Return: 0 with the stream,
  * ACCEPT_KEEP_TRYING, or -errno with a reason in @l. */
 static int accept_one(struct sock_listener *l, const char *token,
-		      uint64_t deadline, int *failed, struct sock_stream **out)
+		      enum rp_role role, uint64_t deadline, int *failed,
+		      struct sock_stream **out)
 {
 	struct sock_stream *s = NULL;
 	int fd, err;
@@ -98,24 +101,25 @@ static int accept_one(struct sock_listener *l, const char *token,
 		return ACCEPT_KEEP_TRYING;
 	}
 	*failed = 0;
-	err = rp_sock_stream_create(l->base.ops, &l->base.spec, fd, &s);
+	/* The token before any memory: a stray or slow connection costs no
+	 * ring; drop it, keep waiting. */
+	if (check_token(l->c, fd, token)) {
+		l->c->close(fd);
+		return ACCEPT_KEEP_TRYING;
+	}
+	err = rp_sock_stream_create(l->base.ops, &l->base.spec, role, fd, &s);
 	if (err) {
 		l->c->close(fd);
 		return rp_errf(&l->base.err, err,
 			       "cannot set up a data connection: %s",
 			       strerror(-err));
 	}
-	if (check_token(s, token, deadline) == 0) {
-		*out = s;
-		return 0;
-	}
-	/* A stray or slow connection: drop it, keep waiting. */
-	rp_sock_close(&s->base);
-	return ACCEPT_KEEP_TRYING;
+	*out = s;
+	return 0;
 }
 
-int rp_sock_accept(struct rp_listener *base, const char *token, int timeout_ms,
-		   struct rp_stream **out)
+int rp_sock_accept(struct rp_listener *base, const char *token,
+		   enum rp_role role, int timeout_ms, struct rp_stream **out)
 {
 	struct sock_listener *l = sock_listener(base);
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
@@ -130,7 +134,7 @@ int rp_sock_accept(struct rp_listener *base, const char *token, int timeout_ms,
 				       "waiting for a data connection: %s",
 				       strerror(-err));
 		if (!err)
-			err = accept_one(l, token, deadline, &failed, &s);
+			err = accept_one(l, token, role, deadline, &failed, &s);
 	} while (err == ACCEPT_KEEP_TRYING);
 	if (err == -ETIMEDOUT && failed)
 		return rp_errf(&base->err, -failed,

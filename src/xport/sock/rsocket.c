@@ -4,6 +4,8 @@
  * rsocket calls, which carry a byte stream over RDMA (the successor of
  * SDP). Same semantics as TCP: cumulative acknowledgements, queue depth,
  * ping-pong. Like rdma, it needs an RDMA netdev's address for --loopback.
+ * Its descriptors are rsockets, not the kernel's: under --wait event the
+ * engine sleeps on them through rpoll (the ops' wait_poll).
  */
 #include <errno.h>
 
@@ -40,7 +42,8 @@ static int rsocket_probe(const struct rp_xport_ops *self, struct rp_err *why)
 }
 
 static const struct rp_sock_xport rsocket_xport = {
-	.ops = RP_SOCK_OPS("rsocket", rsocket_probe, rp_rdma_loopback_addr),
+	.ops = RP_SOCK_OPS("rsocket", rsocket_probe, rp_rdma_loopback_addr,
+			   rpoll),
 	.calls = &rsocket_calls,
 };
 

@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * The server's loop of a stream transport: for write and send, take the
- * messages in and acknowledge them (or, in the latency phase, echo every
- * byte back); for read, send the messages the client's credits ask for.
- * It spins while there is work, then sleeps in poll() (or the calls' idle
- * sleep) between checks of the stop flag.
+ * The responder's loop of a stream transport, over every responder stream
+ * of one thread: for write and send, take the messages in and acknowledge
+ * them (or, in the latency phase, echo every byte back); for read, send the
+ * messages the initiator's credits ask for. One round steps every stream;
+ * when a round finds nothing to do, the loop spins on (busy: up to
+ * SPIN_BEFORE_SLEEP rounds, never asleep in the latency phase) or sleeps
+ * in one poll() over all the streams (or the calls' idle sleep) between
+ * checks of the stop flag.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "xport/sock/sock.h"
 
 #define SERVER_SLEEP_MS 10
 
-/* Server, read op: send the messages the client's credits ask for. */
+/* Responder, read op: send the messages the initiator's credits ask for. */
 static int serve_read_step(struct sock_stream *s)
 {
 	uint64_t queued = s->tx_target / s->base.spec.size_bytes;
@@ -26,13 +32,14 @@ static int serve_read_step(struct sock_stream *s)
 	return err ? err : moved;
 }
 
-/* Server, latency phase: send received bytes back from where they landed. */
+/* Responder, latency phase: send received bytes back from where they
+ * landed. */
 static int echo_push(struct sock_stream *s)
 {
 	return rp_sock_ring_send(s, &s->echo_bytes, s->rx_bytes);
 }
 
-/* Server, write/send: take messages in, ack them (or echo the bytes). */
+/* Responder, write/send: take messages in, ack them (or echo the bytes). */
 static int serve_sink_step(struct sock_stream *s, bool echo)
 {
 	int moved, err;
@@ -56,53 +63,152 @@ static int serve_sink_step(struct sock_stream *s, bool echo)
 	return err ? err : moved;
 }
 
-/* The loop until *@stop: 0, or -errno with a reason in @s. */
-static int serve_loop(struct sock_stream *s, enum rp_phase phase,
-		      const atomic_int *stop)
+/* One round over the @n streams: > 0 if something arrived, 0 if not, or
+ * -errno with a reason in the failing stream. */
+static int serve_round(struct rp_stream *const *s, unsigned int n,
+		       enum rp_phase phase)
+{
+	bool echo = phase == RP_PHASE_LATENCY;
+	int r, moved = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct sock_stream *ss = sock_stream(s[i]);
+
+		r = sock_is_read(ss) ? serve_read_step(ss)
+				     : serve_sink_step(ss, echo);
+		if (r < 0)
+			return r;
+		moved |= r;
+	}
+	return moved;
+}
+
+/* A round found nothing: sleep now? Busy, only after SPIN_BEFORE_SLEEP
+ * empty rounds, and never in the latency phase (a wake-up would be part of
+ * every round trip; CPU is only accounted in the throughput phase). */
+static bool serve_may_sleep(const struct rp_spec *spec, enum rp_phase phase,
+			    unsigned int *idle)
+{
+	if (spec->wait == RP_WAIT_EVENT)
+		return true;
+	return phase != RP_PHASE_LATENCY && ++*idle > SPIN_BEFORE_SLEEP;
+}
+
+/* Sleep until a stream is ready for what it is owed, at most
+ * SERVER_SLEEP_MS. 0, or -errno with a reason in the first stream. */
+static int serve_sleep(struct rp_stream *const *s, unsigned int n,
+		       struct pollfd *pfd)
+{
+	const struct rp_sock_calls *c = sock_stream(s[0])->c;
+	struct timespec ts = { .tv_nsec = (long)c->idle_sleep_us * 1000 };
+	unsigned int i;
+	int err;
+
+	if (c->idle_sleep_us) {
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = sock_stream(s[i])->fd;
+		pfd[i].events = rp_sock_wanted_events(sock_stream(s[i]));
+		pfd[i].revents = 0;
+	}
+	if (c->poll(pfd, n, SERVER_SLEEP_MS) >= 0 || errno == EINTR)
+		return 0;
+	err = errno;
+	return rp_stream_fail(s[0], -err, "waiting on the data connections: %s",
+			      strerror(err));
+}
+
+/* The loop until *@stop: 0, or -errno with a reason in the failing
+ * stream. */
+static int serve_loop(struct rp_stream *const *s, unsigned int n,
+		      enum rp_phase phase, const atomic_int *stop,
+		      struct pollfd *pfd)
 {
 	unsigned int idle = 0;
-	int r = 0;
+	int r;
 
 	while (!atomic_load_explicit(stop, memory_order_relaxed)) {
-		if (sock_is_read(s))
-			r = serve_read_step(s);
-		else
-			r = serve_sink_step(s, phase == RP_PHASE_LATENCY);
+		r = serve_round(s, n, phase);
 		if (r < 0)
 			return r;
 		if (r > 0) {
 			idle = 0;
-		} else if (phase != RP_PHASE_LATENCY &&
-			   ++idle > SPIN_BEFORE_SLEEP) {
-			/* Sleep when idle, except in the ping-pong phase:
-			 * there a wake-up would be part of every round trip
-			 * (CPU is only accounted in the throughput phase). */
-			r = rp_sock_idle_wait(s, SERVER_SLEEP_MS);
-			if (r < 0 && r != -ETIMEDOUT)
+			continue;
+		}
+		if (serve_may_sleep(&s[0]->spec, phase, &idle)) {
+			r = serve_sleep(s, n, pfd);
+			if (r < 0)
 				return r;
 		}
 	}
 	return 0;
 }
 
-int rp_sock_serve(struct rp_stream *base, enum rp_phase phase,
-		  const atomic_int *stop, struct rp_side_stats *st)
+/* Every stream responds, over the same socket calls. 0 or -EINVAL. */
+static int serve_check(struct rp_stream *const *s, unsigned int n)
 {
-	struct sock_stream *s = sock_stream(base);
-	size_t sz = base->spec.size_bytes;
-	/* A read server counts what it sent, a sink what it received. */
-	uint64_t msgs0 = sock_is_read(s) ? s->tx_bytes / sz : s->completed;
-	uint64_t bytes0 = s->rx_bytes;
-	uint64_t verr0 = s->verify_errors;
-	int err = serve_loop(s, phase, stop);
+	const struct rp_sock_calls *c = sock_stream(s[0])->c;
+	unsigned int i;
 
-	if (sock_is_read(s)) {
-		st->messages = s->tx_bytes / sz - msgs0;
-		st->bytes = st->messages * sz;
-	} else {
-		st->messages = s->completed - msgs0;
-		st->bytes = s->rx_bytes - bytes0;
+	for (i = 0; i < n; i++) {
+		if (s[i]->role != RP_ROLE_RESPONDER)
+			return rp_stream_fail(s[i], -EINVAL,
+					      "serve() called on a stream "
+					      "whose side initiates");
+		if (sock_stream(s[i])->c != c)
+			return rp_stream_fail(s[i], -EINVAL,
+					      "serve() called on streams of "
+					      "different transports");
 	}
-	st->verify_errors = s->verify_errors - verr0;
+	return 0;
+}
+
+/* What a responder counts: a read responder what it sent, a sink what it
+ * received. */
+static void mark_counts(struct sock_stream *s, struct serve_mark *m)
+{
+	size_t sz = s->base.spec.size_bytes;
+
+	m->messages = sock_is_read(s) ? s->tx_bytes / sz : s->completed;
+	m->bytes = sock_is_read(s) ? m->messages * sz : s->rx_bytes;
+	m->verify_errors = s->verify_errors;
+}
+
+static void serve_count(struct sock_stream *s, struct rp_side_stats *st)
+{
+	struct serve_mark now;
+
+	mark_counts(s, &now);
+	st->messages = now.messages - s->mark.messages;
+	st->bytes = now.bytes - s->mark.bytes;
+	st->verify_errors = now.verify_errors - s->mark.verify_errors;
+}
+
+int rp_sock_serve(struct rp_stream *const *s, unsigned int n,
+		  enum rp_phase phase, const atomic_int *stop,
+		  struct rp_side_stats *st)
+{
+	struct pollfd *pfd;
+	unsigned int i;
+	int err;
+
+	if (n == 0)
+		return 0;
+	err = serve_check(s, n);
+	if (err)
+		return err;
+	pfd = calloc(n, sizeof(*pfd));
+	if (!pfd)
+		return rp_stream_fail(s[0], -ENOMEM,
+				      "out of memory for %u descriptors", n);
+	for (i = 0; i < n; i++)
+		mark_counts(sock_stream(s[i]), &sock_stream(s[i])->mark);
+	err = serve_loop(s, n, phase, stop, pfd);
+	for (i = 0; i < n; i++)
+		serve_count(sock_stream(s[i]), &st[i]);
+	free(pfd);
 	return err;
 }

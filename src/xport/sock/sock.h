@@ -6,29 +6,59 @@
  * the calls from the ops they were called through, streams and listeners
  * keep a pointer to them.
  *
- * A data connection starts with the client presenting the test's token
- * (RP_TOKEN_LEN bytes, the token's text padded with zeros). After that each
- * direction carries either messages (exactly size bytes each, back to back)
- * or counters (8 bytes, big-endian, cumulative over the connection's life):
+ * A data connection starts with the connecting side presenting the test's
+ * token (RP_TOKEN_LEN bytes, the token's text padded with zeros), whatever
+ * its role. After that each direction carries either messages (exactly
+ * size bytes each, back to back) or counters (8 bytes, big-endian,
+ * cumulative since the point began, see below):
  *
- *   op          client -> server          server -> client
+ *   op          initiator -> responder    responder -> initiator
  *   write/send  messages                  acks: messages received so far
  *               (latency phase: echoed byte for byte instead of acked)
  *   read        credits: messages wanted  messages
  *
- * An operation completes when the client holds the ack (write, send) or the
- * whole message (read), so the queue depth bounds the messages in flight as
- * on verbs. Both ends keep a ring of queue_depth message slots; message m
- * lives in slot m % depth, so a stream offset maps to the same ring offset
- * on both sides and --verify can check every message in place.
+ * The role (rp_role) chooses the direction, not who connected: under
+ * --bidir the server's accepted stream may be the initiator and the
+ * client's the responder. An operation completes when the initiator holds
+ * the ack (write, send) or the whole message (read), so the queue depth
+ * bounds the messages in flight as on verbs. Both ends keep a ring of depth
+ * message slots; message m lives in slot m % depth, so a stream offset maps
+ * to the same ring offset on both sides and --verify can check every
+ * message in place.
  *
- * The client busy-polls (it is the side being timed); the server spins for
- * a short while, then sleeps in poll() so its CPU figure means something.
+ * Points (set_point). The ring is allocated once for the setup's size and
+ * depth (the largest point of a sweep). Between phases, with nothing in
+ * flight (every posted message completed, every counter and echoed byte
+ * delivered and taken), both ends move to a point of size S and depth D,
+ * each at most the setup's. Then every count restarts at 0 on both ends:
+ * message bytes posted, sent and received, the echo offset, message
+ * numbers (the next message is 0, in slot 0 of a ring of D slots of S
+ * bytes) and the counters (the next ack or credit counts from the point's
+ * start). Nothing is on the wire then, so both ends rebase at the same
+ * stream position; a side that still sees something in flight refuses
+ * (-EBUSY). Within a point, phases keep counting on (cumulative). Only
+ * --verify's error count lives as long as the stream.
+ *
+ * Waiting (spec.wait, the same on both ends):
+ *   busy   the initiator spins, and sleeps 1 ms in poll() only after
+ *          SPIN_BEFORE_SLEEP empty polls in a row; the responder spins
+ *          SPIN_BEFORE_SLEEP empty rounds over its streams, then sleeps in
+ *          one poll() over all of them (at most 10 ms, to see the stop
+ *          flag), except in the latency phase, where it always spins.
+ *   event  the initiator's poll() never sleeps; arm() hands the engine the
+ *          socket with POLLIN (and POLLOUT while posted bytes or counters
+ *          wait to go out) and always returns 0: readiness is
+ *          level-triggered, so nothing can slip between the last poll()
+ *          and the sleep. ping() sleeps in the calls' poll() up to its
+ *          deadline. serve() sleeps as soon as a round over its streams
+ *          finds nothing to do, in every phase.
+ * A responder over calls with idle_sleep_us (rsockets) naps that long
+ * instead of sleeping in poll(), in both modes.
  *
  * Files: listen.c (listen, accept, token check), connect.c, stream.c (a
- * stream's life and setup-time I/O), io.c (counters, ring, verify),
- * serve.c (the server loop), client.c (post, poll, ping), tcp.c and
- * rsocket.c (the transports).
+ * stream's life, points, setup-time I/O, waiting), io.c (counters, ring,
+ * verify), serve.c (the responder's loop), client.c (the initiator: post,
+ * poll, ping, arm), tcp.c and rsocket.c (the transports).
  */
 #ifndef RP_XPORT_SOCK_SOCK_H
 #define RP_XPORT_SOCK_SOCK_H
@@ -69,23 +99,33 @@ struct ctr_rx {
 	size_t len;
 };
 
+/* What a responder stream had counted when serve() began. */
+struct serve_mark {
+	uint64_t messages;
+	uint64_t bytes;
+	uint64_t verify_errors;
+};
+
 struct sock_stream {
 	struct rp_stream base;
 	const struct rp_sock_calls *c;
 	int fd;
 	uint8_t *ring;
-	size_t ring_len;
+	size_t ring_len;   /* the point's depth * size */
+	uint64_t max_size; /* what the stream was set up for */
+	uint32_t max_depth;
 	uint64_t tx_bytes;   /* message bytes sent */
 	uint64_t tx_target;  /* message bytes posted */
 	uint64_t rx_bytes;   /* message bytes received */
-	uint64_t echo_bytes; /* server: received bytes echoed back */
-	uint8_t *echo;	     /* client: landing area of echoed bytes */
+	uint64_t echo_bytes; /* responder: received bytes echoed back */
+	uint8_t *echo;	     /* initiator: landing area of echoed bytes */
 	uint64_t completed;  /* messages complete, as seen by this side */
 	uint64_t reported;   /* completions handed to the engine */
 	struct ctr_tx ctx;
 	struct ctr_rx crx;
 	uint64_t verify_errors;
-	unsigned int idle; /* client: empty polls in a row */
+	unsigned int idle;	/* initiator: empty polls in a row */
+	struct serve_mark mark; /* responder: counts at serve()'s start */
 };
 
 static inline struct sock_stream *sock_stream(struct rp_stream *s)
@@ -110,36 +150,47 @@ static inline bool sock_is_read(const struct sock_stream *s)
 	return s->base.spec.op == RP_OP_READ;
 }
 
+static inline bool sock_is_initiator(const struct sock_stream *s)
+{
+	return s->base.role == RP_ROLE_INITIATOR;
+}
+
 /* The ops (listen.c, connect.c, stream.c, serve.c, client.c). */
 int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		   const struct rp_xport_params *p, cJSON *endpoint,
 		   struct rp_listener **out, struct rp_err *why);
-int rp_sock_accept(struct rp_listener *l, const char *token, int timeout_ms,
-		   struct rp_stream **out);
+int rp_sock_accept(struct rp_listener *l, const char *token, enum rp_role role,
+		   int timeout_ms, struct rp_stream **out);
 void rp_sock_unlisten(struct rp_listener *l);
 int rp_sock_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		    const struct rp_xport_params *p, const char *host,
-		    const cJSON *endpoint, const char *token, int timeout_ms,
-		    struct rp_stream **out, struct rp_err *why);
+		    const cJSON *endpoint, const char *token, enum rp_role role,
+		    int timeout_ms, struct rp_stream **out, struct rp_err *why);
 int rp_sock_local_info(struct rp_stream *s, cJSON *info);
 int rp_sock_set_peer(struct rp_stream *s, const cJSON *info);
-int rp_sock_serve(struct rp_stream *s, enum rp_phase phase,
-		  const atomic_int *stop, struct rp_side_stats *st);
+int rp_sock_set_point(struct rp_stream *s, uint64_t size_bytes, uint32_t depth);
+int rp_sock_serve(struct rp_stream *const *s, unsigned int n,
+		  enum rp_phase phase, const atomic_int *stop,
+		  struct rp_side_stats *st);
 int rp_sock_ping(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
 int rp_sock_post(struct rp_stream *s, uint64_t seq, uint32_t count);
 int rp_sock_poll(struct rp_stream *s);
+int rp_sock_arm(struct rp_stream *s, int *fd, short *events);
 uint64_t rp_sock_verify_errors(struct rp_stream *s);
 void rp_sock_close(struct rp_stream *s);
 
-/* The ops table of a stream transport; @LOOPBACK may be NULL. */
-#define RP_SOCK_OPS(NAME, PROBE, LOOPBACK)                                     \
+/* The ops table of a stream transport; @LOOPBACK and @WAIT_POLL (what the
+ * engine sleeps on arm()'s descriptors with) may be NULL. */
+#define RP_SOCK_OPS(NAME, PROBE, LOOPBACK, WAIT_POLL)                          \
 	{                                                                      \
 		.name = NAME, .probe = PROBE, .listen = rp_sock_listen,        \
 		.accept = rp_sock_accept, .unlisten = rp_sock_unlisten,        \
 		.connect = rp_sock_connect, .local_info = rp_sock_local_info,  \
-		.set_peer = rp_sock_set_peer, .serve = rp_sock_serve,          \
-		.ping = rp_sock_ping, .post = rp_sock_post,                    \
-		.poll = rp_sock_poll, .verify_errors = rp_sock_verify_errors,  \
+		.set_peer = rp_sock_set_peer, .set_point = rp_sock_set_point,  \
+		.serve = rp_sock_serve, .ping = rp_sock_ping,                  \
+		.post = rp_sock_post, .poll = rp_sock_poll,                    \
+		.arm = rp_sock_arm, .wait_poll = WAIT_POLL,                    \
+		.verify_errors = rp_sock_verify_errors,                        \
 		.close = rp_sock_close, .loopback_addr = LOOPBACK,             \
 	}
 
@@ -147,15 +198,27 @@ void rp_sock_close(struct rp_stream *s);
 
 /**
  * rp_sock_stream_create - a stream of transport @ops over connected socket
- * @fd (not closed on failure), with its ring, TCP_NODELAY set and @fd made
- * non-blocking. Return: 0, -ENOMEM or -errno of fcntl.
+ * @fd (not closed on failure), this side taking @role, with its ring (and,
+ * for an initiator, the landing area of echoed bytes), TCP_NODELAY set and
+ * @fd made non-blocking. Return: 0, -ENOMEM or -errno of fcntl.
  */
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
-			  const struct rp_spec *spec, int fd,
+			  const struct rp_spec *spec, enum rp_role role, int fd,
 			  struct sock_stream **out);
 
 /** rp_sock_token - the RP_TOKEN_LEN bytes that present @token. */
 void rp_sock_token(uint8_t buf[RP_TOKEN_LEN], const char *token);
+
+/** rp_sock_wanted_events - the poll() events that mean progress for @s:
+ *  POLLIN, plus POLLOUT while bytes or a counter wait to go out. */
+short rp_sock_wanted_events(const struct sock_stream *s);
+
+/**
+ * rp_sock_event_wait - sleep in the calls' poll() until the socket is ready
+ * for rp_sock_wanted_events() or @deadline_ns passes.
+ * Return: 0, -ETIMEDOUT, or -errno with a reason in @s.
+ */
+int rp_sock_event_wait(struct sock_stream *s, uint64_t deadline_ns);
 
 /**
  * rp_sock_idle_wait - nothing to do: sleep until the socket is ready for

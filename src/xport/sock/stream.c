@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* A stream transport's stream: creation, close, the I/O of setup, idling. */
+/*
+ * A stream transport's stream: creation, close, the point it runs at, the
+ * I/O of setup, waiting, what it tells the peer and the report.
+ */
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -8,11 +11,38 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "platform/cpu.h"
 #include "platform/wait.h"
 #include "xport/sock/sock.h"
 
+#define RING_ALIGN 4096
+
+/* The ring (and an initiator's echo landing area), zeroed. 0 or -ENOMEM. */
+static int stream_alloc(struct sock_stream *s, const struct rp_spec *spec)
+{
+	s->ring_len = spec->size_bytes * spec->queue_depth;
+	s->ring = aligned_alloc(RING_ALIGN, (s->ring_len + RING_ALIGN - 1) &
+						    ~(size_t)(RING_ALIGN - 1));
+	if (!s->ring)
+		return -ENOMEM;
+	memset(s->ring, 0, s->ring_len);
+	if (sock_is_initiator(s)) {
+		s->echo = malloc(spec->size_bytes);
+		if (!s->echo)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void stream_free(struct sock_stream *s)
+{
+	free(s->echo);
+	free(s->ring);
+	free(s);
+}
+
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
-			  const struct rp_spec *spec, int fd,
+			  const struct rp_spec *spec, enum rp_role role, int fd,
 			  struct sock_stream **out)
 {
 	const struct rp_sock_calls *c = sock_calls_of(ops);
@@ -21,19 +51,19 @@ int rp_sock_stream_create(const struct rp_xport_ops *ops,
 
 	if (!s)
 		return -ENOMEM;
-	rp_stream_init(&s->base, ops, spec);
+	rp_stream_init(&s->base, ops, spec, role);
 	s->c = c;
 	s->fd = fd;
 	s->ctx.off = 8;
-	s->ring_len = spec->size_bytes * spec->queue_depth;
-	s->ring = aligned_alloc(4096, (s->ring_len + 4095) & ~(size_t)4095);
-	err = s->ring ? rp_net_set_nonblock(c, fd) : -ENOMEM;
+	s->max_size = spec->size_bytes;
+	s->max_depth = spec->queue_depth;
+	err = stream_alloc(s, spec);
+	if (!err)
+		err = rp_net_set_nonblock(c, fd);
 	if (err) {
-		free(s->ring);
-		free(s);
+		stream_free(s);
 		return err;
 	}
-	memset(s->ring, 0, s->ring_len);
 	c->setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	*out = s;
 	return 0;
@@ -48,9 +78,7 @@ void rp_sock_close(struct rp_stream *base)
 	s = sock_stream(base);
 	if (s->fd >= 0)
 		s->c->close(s->fd);
-	free(s->echo);
-	free(s->ring);
-	free(s);
+	stream_free(s);
 }
 
 void rp_sock_token(uint8_t buf[RP_TOKEN_LEN], const char *token)
@@ -59,26 +87,90 @@ void rp_sock_token(uint8_t buf[RP_TOKEN_LEN], const char *token)
 	memcpy(buf, token, strnlen(token, RP_TOKEN_LEN));
 }
 
-static short wanted_events(const struct sock_stream *s)
+/* Points */
+
+/* Messages the initiator has posted. */
+static uint64_t posted(const struct sock_stream *s)
+{
+	return sock_is_read(s) ? s->ctx.want
+			       : s->tx_target / s->base.spec.size_bytes;
+}
+
+/* What this side still sees in flight; NULL when nothing. */
+static const char *in_flight(const struct sock_stream *s)
+{
+	if (s->tx_bytes != s->tx_target)
+		return "message bytes wait to be sent";
+	if (s->rx_bytes % s->base.spec.size_bytes)
+		return "a message is partly received";
+	if (s->ctx.off != 8 || s->ctx.sent != s->ctx.want)
+		return "a counter waits to be sent";
+	if (s->crx.len)
+		return "a counter is partly received";
+	if (!sock_is_initiator(s))
+		return s->echo_bytes < s->rx_bytes ? "bytes wait to be echoed"
+						   : NULL;
+	if (s->completed != posted(s))
+		return "operations have not completed";
+	return s->reported != s->completed ? "completions were not polled"
+					   : NULL;
+}
+
+/* Both ends restart every count at the point's start (sock.h). */
+static void rebase(struct sock_stream *s, uint64_t size_bytes, uint32_t depth)
+{
+	s->base.spec.size_bytes = size_bytes;
+	s->base.spec.queue_depth = depth;
+	s->ring_len = (size_t)size_bytes * depth;
+	s->tx_bytes = s->tx_target = s->rx_bytes = s->echo_bytes = 0;
+	s->completed = s->reported = 0;
+	s->ctx.want = s->ctx.sent = 0;
+	s->ctx.off = 8;
+	s->crx.val = 0;
+	s->crx.len = 0;
+	s->idle = 0;
+}
+
+int rp_sock_set_point(struct rp_stream *base, uint64_t size_bytes,
+		      uint32_t depth)
+{
+	struct sock_stream *s = sock_stream(base);
+	const char *busy;
+
+	if (!size_bytes || !depth || size_bytes > s->max_size ||
+	    depth > s->max_depth)
+		return rp_stream_fail(
+			base, -EINVAL,
+			"a point of %llu bytes at depth %u does not fit the "
+			"stream, set up for 1 to %llu bytes at depth 1 to %u",
+			(unsigned long long)size_bytes, depth,
+			(unsigned long long)s->max_size, s->max_depth);
+	busy = in_flight(s);
+	if (busy)
+		return rp_stream_fail(base, -EBUSY,
+				      "cannot move to the next point while "
+				      "%s",
+				      busy);
+	rebase(s, size_bytes, depth);
+	return 0;
+}
+
+/* Waiting */
+
+short rp_sock_wanted_events(const struct sock_stream *s)
 {
 	bool tx_owed = s->tx_bytes < s->tx_target || s->ctx.off < 8 ||
 		       s->ctx.sent != s->ctx.want ||
-		       s->echo_bytes < s->rx_bytes;
+		       (!sock_is_initiator(s) && s->echo_bytes < s->rx_bytes);
 
 	return POLLIN | (tx_owed ? POLLOUT : 0);
 }
 
-int rp_sock_idle_wait(struct sock_stream *s, int ms)
+int rp_sock_event_wait(struct sock_stream *s, uint64_t deadline_ns)
 {
-	struct timespec ts = { .tv_nsec = (long)s->c->idle_sleep_us * 1000 };
-	int err;
+	int err = rp_wait_fd(s->c->poll, s->fd, rp_sock_wanted_events(s),
+			     deadline_ns);
 
-	if (s->c->idle_sleep_us) {
-		nanosleep(&ts, NULL);
-		return 0;
-	}
-	err = rp_wait_fd(s->c->poll, s->fd, wanted_events(s),
-			 rp_deadline_ns(ms));
 	if (err && err != -ETIMEDOUT)
 		return rp_stream_fail(&s->base, err,
 				      "waiting on the data connection: %s",
@@ -86,13 +178,36 @@ int rp_sock_idle_wait(struct sock_stream *s, int ms)
 	return err;
 }
 
-int rp_sock_local_info(struct rp_stream *s, cJSON *info)
+int rp_sock_idle_wait(struct sock_stream *s, int ms)
 {
-	(void)s;
-	(void)info;
+	struct timespec ts = { .tv_nsec = (long)s->c->idle_sleep_us * 1000 };
+
+	if (s->c->idle_sleep_us) {
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	return rp_sock_event_wait(s, rp_deadline_ns(ms));
+}
+
+/* Setup */
+
+int rp_sock_local_info(struct rp_stream *base, cJSON *info)
+{
+	struct sock_stream *s = sock_stream(base);
+	int node = rp_os_mem_node(s->ring);
+
+	if (!cJSON_AddStringToObject(info, "wait",
+				     rp_wait_name(base->spec.wait)) ||
+	    !cJSON_AddStringToObject(info, "role", rp_role_name(base->role)) ||
+	    !cJSON_AddNumberToObject(info, "buffer_numa_node",
+				     node < 0 ? -1 : node))
+		return rp_stream_fail(base, -ENOMEM,
+				      "out of memory for the stream's info");
 	return 0;
 }
 
+/* Nothing of the peer's info is needed: "wait", "role" and
+ * "buffer_numa_node" are for the report. */
 int rp_sock_set_peer(struct rp_stream *s, const cJSON *info)
 {
 	(void)s;

@@ -10,7 +10,7 @@ static int tcp_probe(const struct rp_xport_ops *self, struct rp_err *why)
 }
 
 static const struct rp_sock_xport tcp_xport = {
-	.ops = RP_SOCK_OPS("tcp", tcp_probe, NULL),
+	.ops = RP_SOCK_OPS("tcp", tcp_probe, NULL, NULL),
 	.calls = &rp_sock_kernel,
 };
 

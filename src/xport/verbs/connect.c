@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The client's end: resolve the server's address and route (which picks
- * the device), set up, and connect presenting the test's token as private
- * data, all under one deadline.
+ * the device), set up (a responder's receives too), and connect presenting
+ * the test's token as private data, all under one deadline. The stream
+ * takes the role connect() was given, whatever the server's end.
  */
 #include <errno.h>
 #include <limits.h>
@@ -55,6 +56,8 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 	return ret;
 }
 
+/* The atomic resources offered are what this side's role needs (setup.c);
+ * the server answers with the minimum of both offers. */
 static int rv_client_connect(struct rv_stream *s, const char *token,
 			     uint64_t deadline_ns)
 {
@@ -92,8 +95,8 @@ static int rv_connect_stream(struct rv_stream *s, const char *host,
 
 int rv_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	       const struct rp_xport_params *p, const char *host,
-	       const cJSON *endpoint, const char *token, int timeout_ms,
-	       struct rp_stream **out, struct rp_err *why)
+	       const cJSON *endpoint, const char *token, enum rp_role role,
+	       int timeout_ms, struct rp_stream **out, struct rp_err *why)
 {
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
 	struct rv_stream *s;
@@ -108,7 +111,7 @@ int rv_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	if (ret)
 		return ret;
 	rv_opts_init(&o, p);
-	ret = rv_stream_new(self, spec, &o, false, &s);
+	ret = rv_stream_new(self, spec, &o, role, &s);
 	if (ret)
 		return rp_errf(why, ret, "out of memory");
 	ret = rv_connect_stream(s, host, endpoint, token, deadline);

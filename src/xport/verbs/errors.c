@@ -67,7 +67,7 @@ int rv_wc_failed(struct rv_stream *s, const struct ibv_wc *wc)
 		&s->base, -EIO,
 		"%s %s: work completion failed: %s (status %d, vendor error "
 		"0x%x, wr_id %" PRIu64 "): %s",
-		s->server ? "server" : "client", rp_op_name(s->base.spec.op),
+		rp_role_name(s->base.role), rp_op_name(s->base.spec.op),
 		ibv_wc_status_str(wc->status), (int)wc->status, wc->vendor_err,
 		(uint64_t)wc->wr_id, rv_wc_hint(wc->status));
 }

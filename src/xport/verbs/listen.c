@@ -5,7 +5,10 @@
  * test's token becomes a stream, any other is rejected.
  *
  *   CONNECT_REQUEST (token) -> migrate the id to a channel of its own,
- *   set up, post receives, rdma_accept -> ESTABLISHED
+ *   set up (a responder's receives too), rdma_accept -> ESTABLISHED
+ *
+ * The accepted stream takes the role accept() was given; the atomic
+ * resources are the minimum of what each end's role offers (verbs.h).
  */
 #include <errno.h>
 #include <netdb.h>
@@ -117,9 +120,9 @@ static uint8_t rv_min_u8(uint8_t a, uint8_t b)
 }
 
 /* Accept @s's connection request (its id) on a channel of its own. */
-static int rv_server_connect(struct rv_stream *s,
-			     const struct rdma_conn_param *req,
-			     uint64_t deadline_ns)
+static int rv_accept_stream(struct rv_stream *s,
+			    const struct rdma_conn_param *req,
+			    uint64_t deadline_ns)
 {
 	struct rdma_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
 	int ret;
@@ -129,8 +132,6 @@ static int rv_server_connect(struct rv_stream *s,
 		ret = rv_fail(&s->base.err, "rdma_migrate_id");
 	if (!ret)
 		ret = rv_setup(s);
-	if (!ret && s->op->receives)
-		ret = rv_post_recvs(s);
 	if (ret) {
 		rdma_reject(s->id, NULL, 0);
 		return ret;
@@ -148,7 +149,7 @@ static int rv_server_connect(struct rv_stream *s,
  * hand must not be dropped because setting up its memory took a while. A
  * handshake that times out is -ECONNABORTED, not "nobody came yet". */
 static int rv_take_request(struct rv_listener *l, struct rdma_cm_event *ev,
-			   struct rp_stream **out)
+			   enum rp_role role, struct rp_stream **out)
 {
 	uint64_t deadline_ns = rp_deadline_ns(RV_HANDSHAKE_MS);
 	struct rdma_conn_param req = ev->param.conn;
@@ -157,7 +158,7 @@ static int rv_take_request(struct rv_listener *l, struct rdma_cm_event *ev,
 	int ret;
 
 	rdma_ack_cm_event(ev);
-	ret = rv_stream_new(l->base.ops, &l->base.spec, &l->opts, true, &s);
+	ret = rv_stream_new(l->base.ops, &l->base.spec, &l->opts, role, &s);
 	if (ret) {
 		rdma_reject(id, NULL, 0);
 		rdma_destroy_id(id);
@@ -165,7 +166,7 @@ static int rv_take_request(struct rv_listener *l, struct rdma_cm_event *ev,
 	}
 	s->id = id;
 	id->context = s;
-	ret = rv_server_connect(s, &req, deadline_ns);
+	ret = rv_accept_stream(s, &req, deadline_ns);
 	if (ret) {
 		ret = ret == -ETIMEDOUT ? -ECONNABORTED : ret;
 		rp_errf(&l->base.err, ret, "%s",
@@ -177,8 +178,8 @@ static int rv_take_request(struct rv_listener *l, struct rdma_cm_event *ev,
 	return 0;
 }
 
-int rv_accept(struct rp_listener *bl, const char *token, int timeout_ms,
-	      struct rp_stream **out)
+int rv_accept(struct rp_listener *bl, const char *token, enum rp_role role,
+	      int timeout_ms, struct rp_stream **out)
 {
 	struct rv_listener *l = rv_listener_of(bl);
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
@@ -202,7 +203,7 @@ int rv_accept(struct rp_listener *bl, const char *token, int timeout_ms,
 			continue;
 		}
 		if (rv_token_ok(ev, token))
-			return rv_take_request(l, ev, out);
+			return rv_take_request(l, ev, role, out);
 		id = ev->id;
 		rdma_reject(id, NULL, 0);
 		rdma_ack_cm_event(ev);

@@ -1,15 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * The client's latency phase: one round trip at a time, busy-polling
- * (depth 1, slot 0).
+ * The initiator's latency phase: one round trip at a time (depth 1,
+ * slot 0), spinning, or asleep on the completion channel under --wait
+ * event wherever there is a completion to wait for.
  *
- *   send, write_imm  the client posts a receive and the operation; the
- *                    server echoes it (send: a send; write_imm: a write_imm
- *                    into the client's slot 1); done when both complete.
- *   write            perftest's method: the client writes slot 0 with a
- *                    nonzero marker in its last byte; the server spins on
- *                    that byte and writes its slot 0 back into the client's
- *                    slot 1, where the client spins for the same marker.
+ *   send, write_imm  the initiator posts a receive and the operation; the
+ *                    responder echoes it (send: a send; write_imm: a
+ *                    write_imm into the initiator's slot 1); done when both
+ *                    complete.
+ *   write            perftest's method: the initiator writes slot 0 with a
+ *                    nonzero marker in its last byte (of the point's size);
+ *                    the responder spins on that byte and writes its slot 0
+ *                    back into the initiator's slot 1, where the initiator
+ *                    spins for the same marker.
+ *                    Under --wait event a plain write would wake nobody: the
+ *                    echo is a write with immediate into a receive the
+ *                    initiator posted, and the initiator sleeps on its
+ *                    receive CQ. So what is timed is a write (still noticed
+ *                    by the responder polling memory: a one-sided write
+ *                    raises no event) plus a write_imm echo that wakes the
+ *                    initiator; the stream's note says so (ops.c).
+ *                    perftest's ib_write_lat has no event mode to compare.
  *   read, atomics    one operation, waited for.
  */
 #include <errno.h>
@@ -35,8 +46,24 @@ static int rv_reap_one(struct rv_stream *s, struct ibv_cq *cq, bool *done)
 	return 0;
 }
 
-/* Spin until the operation (if @signaled) and the echo (@recv, or @flag
- * showing @mark, when given) completed, or @deadline_ns. */
+/* --wait event: arm the CQs still awaited; when they all were armed
+ * already, sleep until an event or @deadline_ns. */
+static int rv_ping_sleep(struct rv_stream *s, bool sent, bool got,
+			 uint64_t deadline_ns)
+{
+	unsigned int want =
+		(sent ? 0 : RV_ARMED_SEND) | (got ? 0 : RV_ARMED_RECV);
+	int ret = rv_arm_cqs(s, want);
+
+	if (ret) /* armed now: poll once more first; or failed */
+		return ret < 0 ? ret : 0;
+	return rv_sleep(s, deadline_ns);
+}
+
+/* Wait until the operation (if @signaled) and the echo (@recv, or @flag
+ * showing @mark, when given) completed, or @deadline_ns. Spins unless the
+ * stream has a completion channel and a completion is awaited (@flag is
+ * NULL then). */
 static int rv_ping_wait(struct rv_stream *s, bool signaled, bool recv,
 			const volatile uint8_t *flag, uint8_t mark,
 			uint64_t deadline_ns)
@@ -52,7 +79,11 @@ static int rv_ping_wait(struct rv_stream *s, bool signaled, bool recv,
 			return ret;
 		if (sent && got && (!flag || *flag == mark))
 			return 0;
-		if (rp_clock_ns() >= deadline_ns)
+		if (s->cchan && !flag)
+			ret = rv_ping_sleep(s, sent, got, deadline_ns);
+		if (ret && ret != -ETIMEDOUT)
+			return ret;
+		if (ret || rp_clock_ns() >= deadline_ns)
 			return rp_stream_fail(&s->base, -ETIMEDOUT,
 					      "ping-pong: no answer in time");
 	}
@@ -60,55 +91,72 @@ static int rv_ping_wait(struct rv_stream *s, bool signaled, bool recv,
 
 /* Post a ping; like perftest, only every RV_PING_SIGNAL-th asks for a
  * completion (the send queue must still be reaped): what is timed is the
- * echo, which implies the peer got ours, not a completion of our own. */
+ * echo, which implies the peer got ours, not a completion of our own. The
+ * count runs across phases, so that at most RV_PING_SIGNAL - 1 unsignaled
+ * requests ever wait in the send queue (sequence numbers restart). */
 static int rv_ping_post_some(struct rv_stream *s, struct ibv_send_wr *w,
-			     uint64_t seq, bool *signaled)
+			     bool *signaled)
 {
 	int ret;
 
-	*signaled = seq % RV_PING_SIGNAL == RV_PING_SIGNAL - 1;
-	if (!*signaled)
+	*signaled = ++s->ping_unsig == RV_PING_SIGNAL;
+	if (*signaled)
+		s->ping_unsig = 0;
+	else
 		w->send_flags &= ~(unsigned int)IBV_SEND_SIGNALED;
 	ret = rv_post_send(s, w);
 	w->send_flags |= IBV_SEND_SIGNALED; /* the post copied the request */
 	return ret;
 }
 
-/* Send, write_imm: the server echoes the message into our slot 1. */
-int rv_ping_echo(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns)
+/* The receive the echo lands in (slot 1, or only its immediate). */
+static int rv_post_echo_recv(struct rv_stream *s)
 {
 	struct ibv_recv_wr *bad;
-	bool signaled;
 	int ret;
 
 	s->rwr[0].next = NULL;
 	ret = ibv_post_recv(s->qp, &s->rwr[0], &bad);
-	if (ret)
-		return rv_call_failed(s, "ibv_post_recv", ret);
-	ret = rv_ping_post_some(s, rv_prep(s, 0, seq), seq, &signaled);
+	return ret ? rv_call_failed(s, "ibv_post_recv", ret) : 0;
+}
+
+/* Send, write_imm: the responder echoes the message into our slot 1. */
+int rv_ping_echo(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns)
+{
+	bool signaled;
+	int ret;
+
+	ret = rv_post_echo_recv(s);
+	if (!ret)
+		ret = rv_ping_post_some(s, rv_prep(s, 0, seq), &signaled);
 	if (!ret)
 		ret = rv_ping_wait(s, signaled, true, NULL, 0, deadline_ns);
 	if (!ret && s->base.spec.verify &&
-	    rp_payload_check(s->buf + s->size, s->size, seq))
+	    rp_payload_check(s->buf + s->slot_bytes, s->size, seq))
 		s->verify_errors++;
 	return ret;
 }
 
-/* Write: the server writes our marker back into slot 1 (perftest). */
+/* Write: the responder writes our marker back into slot 1 (perftest);
+ * under --wait event with an immediate, into a receive (see above). */
 int rv_ping_write(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns)
 {
 	struct ibv_send_wr *w = rv_prep(s, 0, seq);
-	bool signaled;
-	int ret;
+	const volatile uint8_t *flag = s->buf + s->slot_bytes + s->size - 1;
+	bool signaled, event = s->cchan != NULL;
+	int ret = 0;
 
 	s->marker = (uint8_t)(s->marker % 255 + 1); /* never 0 */
 	s->buf[s->size - 1] = s->marker;
-	s->buf[2 * s->size - 1] = 0; /* no echo in flight: drop the stale */
-	ret = rv_ping_post_some(s, w, seq, &signaled);
+	s->buf[s->slot_bytes + s->size - 1] = 0; /* no echo in flight */
+	if (event)
+		ret = rv_post_echo_recv(s);
+	if (!ret)
+		ret = rv_ping_post_some(s, w, &signaled);
 	if (ret)
 		return ret;
-	return rv_ping_wait(s, signaled, false, s->buf + 2 * s->size - 1,
-			    s->marker, deadline_ns);
+	return rv_ping_wait(s, signaled, event, event ? NULL : flag, s->marker,
+			    deadline_ns);
 }
 
 /* Read, atomics: the completion is the round trip. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The client's throughput path: post a chain of prepared work requests,
+ * The initiator's throughput path: post a chain of prepared work requests,
  * reap completions in posting order. No allocation, no system call beyond
- * the provider's own.
+ * the provider's own (and, under --wait event only, the channel's).
  */
 #include <endian.h>
 #include <errno.h>
@@ -28,7 +28,7 @@ void rv_prep_fill(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
 {
 	(void)w;
 	if (s->base.spec.verify)
-		rp_payload_fill(s->buf + slot * s->size, s->size, seq);
+		rp_payload_fill(s->buf + slot * s->slot_bytes, s->size, seq);
 }
 
 /* Read, --verify: clear the header, so that a read that lands nothing
@@ -39,7 +39,8 @@ void rv_prep_read(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
 	(void)w;
 	(void)seq;
 	if (s->base.spec.verify)
-		memset(s->buf + slot * s->size, 0, s->size < 8 ? s->size : 8);
+		memset(s->buf + slot * s->slot_bytes, 0,
+		       s->size < 8 ? s->size : 8);
 }
 
 /* Fetch_add: adds 1 (rv_set_remote), nothing to prepare. */
@@ -90,12 +91,19 @@ int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count)
 	return rv_post_send(s, first);
 }
 
+/* Under --wait event, first take the event of the send CQ that arm()
+ * armed (busy mode: the bit is never set, one well-predicted branch). */
 int rv_poll(struct rp_stream *bs)
 {
 	struct rv_stream *s = rv_of(bs);
 	struct ibv_wc wc[RV_BATCH];
 	int n, i;
 
+	if (s->armed & RV_ARMED_SEND) {
+		n = rv_take_events(s);
+		if (n)
+			return n;
+	}
 	n = ibv_poll_cq(s->scq, RV_BATCH, wc);
 	if (n < 0)
 		return rv_cq_failed(s);

@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * The server's side of a phase, until the client's stop:
+ * The responder's side of a phase, over all the streams of its thread in
+ * one loop, until the initiators' stop:
  *
- *   send, write_imm  spin on arrivals: count, check (--verify), echo in the
- *                    latency phase, repost the receive; drain after stop.
- *   write            latency: spin on slot 0's last byte and echo it;
- *                    otherwise idle, then check the slots (--verify).
- *   read, atomics    idle: the server's CPU takes no part.
+ *   send, write_imm  poll each stream's receive CQ: count, check
+ *                    (--verify), echo in the latency phase, repost the
+ *                    receive; drain them all after stop. Under --wait event,
+ *                    when a pass found nothing, sleep on their completion
+ *                    channels (RV_EVENT_MS at most, to notice stop).
+ *   write            latency: watch each stream's marker (the last byte of
+ *                    slot 0 at the point's size) and echo it; spinning even
+ *                    under --wait event (a one-sided write raises no event).
+ *                    Otherwise idle, then check the slots (--verify).
+ *   read, atomics    idle: the responder's CPU takes no part.
+ *
+ * st[i] counts stream i; the stream that fails holds the reason.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -23,10 +32,12 @@ static void rv_idle(const atomic_int *stop)
 		nanosleep(&ts, NULL);
 }
 
-int rv_serve_idle(struct rv_stream *s, enum rp_phase phase,
-		  const atomic_int *stop, struct rp_side_stats *st)
+int rv_serve_idle(struct rp_stream *const *bs, unsigned int n,
+		  enum rp_phase phase, const atomic_int *stop,
+		  struct rp_side_stats *st)
 {
-	(void)s;
+	(void)bs;
+	(void)n;
 	(void)phase;
 	(void)st;
 	rv_idle(stop);
@@ -50,14 +61,14 @@ static int rv_reap_echoes(struct rv_stream *s)
 	return 0;
 }
 
-/* Latency: send @len bytes at @addr back to the client (see ping.c). */
+/* Latency: send @len bytes at @addr back to the initiator (see ping.c). */
 static int rv_echo(struct rv_stream *s, uint64_t addr, uint32_t len,
 		   uint32_t imm, const atomic_int *stop)
 {
 	int ret;
 
 	while (s->echo_out >= s->sq_size) {
-		if (rv_stopped(stop)) /* the client is done: nobody waits */
+		if (rv_stopped(stop)) /* the initiator is done: nobody waits */
 			return 0;
 		ret = rv_reap_echoes(s);
 		if (ret)
@@ -128,7 +139,7 @@ static int rv_serve_wc(struct rv_stream *s, enum rp_phase phase,
 	return 0;
 }
 
-/* One batch of arrivals; returns how many, or -errno. */
+/* One batch of arrivals on @s; returns how many, or -errno. */
 static int rv_serve_batch(struct rv_stream *s, enum rp_phase phase,
 			  const atomic_int *stop, struct rp_side_stats *st)
 {
@@ -149,58 +160,112 @@ static int rv_serve_batch(struct rv_stream *s, enum rp_phase phase,
 	return ret ? ret : n;
 }
 
-/* Send, write_imm: spin on arrivals. Once stop is seen, everything the
- * client completed in this phase is in the CQ: drain it, so that no message
- * is counted in (or echoed by) the next phase. */
-int rv_serve_recv(struct rv_stream *s, enum rp_phase phase,
-		  const atomic_int *stop, struct rp_side_stats *st)
+/* One batch on each stream; returns how many arrived in all, or -errno. */
+static int rv_serve_pass(struct rp_stream *const *bs, unsigned int n,
+			 enum rp_phase phase, const atomic_int *stop,
+			 struct rp_side_stats *st)
 {
-	int n = 0;
+	unsigned int i;
+	int got = 0, ret;
 
-	s->rx_seq = 0; /* the engine numbers each phase from 0 */
-	while (n >= 0 && !rv_stopped(stop))
-		n = rv_serve_batch(s, phase, stop, st);
-	while (n >= 0) {
-		n = rv_serve_batch(s, phase, stop, st);
-		if (n == 0)
-			return 0;
+	for (i = 0; i < n; i++) {
+		ret = rv_serve_batch(rv_of(bs[i]), phase, stop, &st[i]);
+		if (ret < 0)
+			return ret;
+		got += ret;
 	}
-	return n;
+	return got;
 }
 
-/* Write latency: spin on the last byte of slot 0 for the client's marker. */
-static int rv_serve_write_lat(struct rv_stream *s, const atomic_int *stop)
+/* Send, write_imm: poll for arrivals (or sleep, under --wait event). Once
+ * stop is seen, everything the initiators completed in this phase is in
+ * the CQs: drain them, so that no message is counted in (or echoed by)
+ * the next phase. */
+int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
+		  enum rp_phase phase, const atomic_int *stop,
+		  struct rp_side_stats *st)
 {
-	const volatile uint8_t *flag = s->buf + s->size - 1;
-	uint8_t seen = 0, b;
+	struct pollfd *fds = NULL;
+	unsigned int i;
 	int ret = 0;
 
-	while (!ret && !rv_stopped(stop)) {
-		b = *flag;
-		if (b != seen) {
-			seen = b;
-			ret = rv_echo(s, (uintptr_t)s->buf, (uint32_t)s->size,
-				      0, stop);
-		}
-		if (!ret)
-			ret = rv_reap_echoes(s);
+	for (i = 0; i < n; i++)
+		rv_of(bs[i])->rx_seq = 0; /* each phase numbers from 0 */
+	if (rv_of(bs[0])->cchan) {
+		fds = calloc(n, sizeof(*fds));
+		if (!fds)
+			return rp_stream_fail(bs[0], -ENOMEM, "out of memory");
 	}
+	while (ret >= 0 && !rv_stopped(stop)) {
+		ret = rv_serve_pass(bs, n, phase, stop, st);
+		if (ret == 0 && fds)
+			ret = rv_sleep_many(bs, n, fds);
+	}
+	while (ret >= 0) {
+		ret = rv_serve_pass(bs, n, phase, stop, st);
+		if (ret == 0)
+			break;
+	}
+	free(fds);
+	return ret < 0 ? ret : 0;
+}
+
+/* Write latency, one look at @s's marker: echo a new one. */
+static int rv_watch_marker(struct rv_stream *s, const atomic_int *stop)
+{
+	uint8_t b = *(const volatile uint8_t *)(s->buf + s->size - 1);
+	int ret = 0;
+
+	if (b != s->marker) {
+		s->marker = b;
+		ret = rv_echo(s, (uintptr_t)s->buf, (uint32_t)s->size, 0, stop);
+	}
+	return ret ? ret : rv_reap_echoes(s);
+}
+
+/* Write latency: spin over the streams' markers. Slot 0 is zero at the
+ * start of a phase (rv_write_done): 0 means "no ping yet". */
+static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
+			      const atomic_int *stop)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		rv_of(bs[i])->marker = 0;
+	while (!ret && !rv_stopped(stop))
+		for (i = 0; !ret && i < n; i++)
+			ret = rv_watch_marker(rv_of(bs[i]), stop);
 	return ret;
 }
 
-int rv_serve_write(struct rv_stream *s, enum rp_phase phase,
-		   const atomic_int *stop, struct rp_side_stats *st)
+/* After a write phase (the initiator is done): check the slots (--verify),
+ * then zero what the next phase, maybe of another point, must find zero:
+ * every slot under --verify (a slot the next point's depth does not
+ * rewrite would hold another mapping's seq), slot 0 whole always (the
+ * next point's marker, at any size, reads "no ping yet"). */
+static void rv_write_done(struct rv_stream *s, enum rp_phase phase,
+			  struct rp_side_stats *st)
 {
+	if (phase != RP_PHASE_LATENCY && s->base.spec.verify) {
+		rv_check_slots(s, st);
+		memset(s->buf, 0, s->buf_len);
+	}
+	memset(s->buf, 0, s->slot_bytes);
+}
+
+int rv_serve_write(struct rp_stream *const *bs, unsigned int n,
+		   enum rp_phase phase, const atomic_int *stop,
+		   struct rp_side_stats *st)
+{
+	unsigned int i;
 	int ret = 0;
 
 	if (phase == RP_PHASE_LATENCY)
-		ret = rv_serve_write_lat(s, stop);
+		ret = rv_serve_write_lat(bs, n, stop);
 	else
 		rv_idle(stop);
-	if (phase != RP_PHASE_LATENCY && s->base.spec.verify)
-		rv_check_slots(s, st);
-	/* the client is done: a zero slot 0 is ready for the next latency
-	 * phase's markers, and "not written" to the check */
-	memset(s->buf, 0, s->size);
+	for (i = 0; i < n; i++)
+		rv_write_done(rv_of(bs[i]), phase, &st[i]);
 	return ret;
 }

@@ -29,12 +29,13 @@ static int rv_check_device(struct rv_stream *s)
 	return 0;
 }
 
-/* The server keeps enough receives posted that a sender does not run into
- * "receiver not ready" while the server is off the CPU for a moment. */
-static uint32_t rv_server_recvs(const struct rv_stream *s, uint32_t max_wr)
+/* The responder keeps enough receives posted that a sender does not run
+ * into "receiver not ready" while the responder is off the CPU for a
+ * moment. Sized for the setup point, the largest. */
+static uint32_t rv_responder_recvs(const struct rv_stream *s, uint32_t max_wr)
 {
-	uint64_t n = (uint64_t)s->depth + RV_RECV_MARGIN;
-	uint64_t more = RV_RECV_BYTES / s->size;
+	uint64_t n = (uint64_t)s->max_depth + RV_RECV_MARGIN;
+	uint64_t more = RV_RECV_BYTES / s->slot_bytes;
 
 	if (more > RV_RECV_MAX)
 		more = RV_RECV_MAX;
@@ -47,14 +48,14 @@ static void rv_queue_sizes(struct rv_stream *s, uint32_t max_wr)
 {
 	bool recv = s->op->receives;
 
-	if (s->server) {
-		s->sq_size = RV_SERVER_SQ;
-		s->nrecv = recv ? rv_server_recvs(s, max_wr) : 1;
+	if (rv_responder(s)) {
+		s->sq_size = RV_RESPONDER_SQ;
+		s->nrecv = recv ? rv_responder_recvs(s, max_wr) : 1;
 	} else {
 		/* room for the unsignaled pings of the latency phase, which
 		 * may hold their slots until the next completion is reaped */
-		s->sq_size = s->depth + RV_PING_SIGNAL;
-		s->nrecv = recv ? RV_CLIENT_RQ : 1;
+		s->sq_size = s->max_depth + RV_PING_SIGNAL;
+		s->nrecv = recv ? RV_INITIATOR_RQ : 1;
 	}
 }
 
@@ -77,26 +78,31 @@ static int rv_query_limits(struct rv_stream *s)
 			ibv_get_device_name(s->id->verbs->device));
 	rv_queue_sizes(s, (uint32_t)a.max_qp_wr);
 	if (s->sq_size > (uint32_t)a.max_qp_wr ||
-	    (s->server && s->op->receives && s->nrecv < s->depth) ||
+	    (rv_responder(s) && s->op->receives && s->nrecv < s->max_depth) ||
 	    s->sq_size + 1 > (uint32_t)a.max_cqe ||
 	    s->nrecv + 1 > (uint32_t)a.max_cqe)
 		return rp_stream_fail(&s->base, -EINVAL,
 				      "queue depth %u exceeds the device's "
 				      "limits (%d work requests, %d "
 				      "completions)",
-				      s->depth, a.max_qp_wr, a.max_cqe);
+				      s->max_depth, a.max_qp_wr, a.max_cqe);
+	/* Both directions are offered whatever the role: rdma_cm applies
+	 * each side's own offer to its QP on the active side, and a 0 there
+	 * leaves reads and atomics waiting forever (seen on rxe). */
 	s->rd_atom = rv_min_atom(a.max_qp_rd_atom);
 	s->init_atom = rv_min_atom(a.max_qp_init_rd_atom);
 	return 0;
 }
 
+/* Both CQs report to the completion channel, if --wait event made one. */
 static int rv_create_cqs(struct rv_stream *s)
 {
-	s->scq =
-		ibv_create_cq(s->id->verbs, (int)s->sq_size + 1, NULL, NULL, 0);
+	s->scq = ibv_create_cq(s->id->verbs, (int)s->sq_size + 1, NULL,
+			       s->cchan, 0);
 	if (!s->scq)
 		return rv_fail(&s->base.err, "ibv_create_cq (send)");
-	s->rcq = ibv_create_cq(s->id->verbs, (int)s->nrecv + 1, NULL, NULL, 0);
+	s->rcq = ibv_create_cq(s->id->verbs, (int)s->nrecv + 1, NULL, s->cchan,
+			       0);
 	if (!s->rcq)
 		return rv_fail(&s->base.err, "ibv_create_cq (receive)");
 	return 0;
@@ -138,8 +144,8 @@ uint64_t rv_span_slots(const struct rv_stream *s, enum rv_span span)
 	const uint64_t slots[] = {
 		[RV_SPAN_NONE] = 0,
 		[RV_SPAN_ECHO] = 2,
-		[RV_SPAN_DEPTH] = s->depth,
-		[RV_SPAN_DEPTH2] = s->depth > 2 ? s->depth : 2,
+		[RV_SPAN_DEPTH] = s->max_depth,
+		[RV_SPAN_DEPTH2] = s->max_depth > 2 ? s->max_depth : 2,
 		[RV_SPAN_RECVS] = s->nrecv,
 	};
 
@@ -154,7 +160,7 @@ static int rv_create_buffer(struct rv_stream *s)
 	void *p;
 	size_t i;
 
-	s->buf_len = rv_span_slots(s, side->slots) * s->size;
+	s->buf_len = rv_span_slots(s, side->slots) * s->slot_bytes;
 	p = mmap(NULL, s->buf_len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -164,12 +170,17 @@ static int rv_create_buffer(struct rv_stream *s)
 	if (!s->mr)
 		return rv_fail(&s->base.err,
 			       "ibv_reg_mr (is ulimit -l large enough?)");
-	if (s->server && s->op->prefill && s->base.spec.verify)
-		for (i = 0; i < s->depth; i++)
-			rp_payload_fill(s->buf + i * s->size, s->size, i);
+	/* the pattern is the same for any prefix: good for every point */
+	if (rv_responder(s) && s->op->prefill && s->base.spec.verify)
+		for (i = 0; i < s->max_depth; i++)
+			rp_payload_fill(s->buf + i * s->slot_bytes,
+					s->slot_bytes, i);
 	return 0;
 }
 
+/* Everything before rdma_accept or rdma_connect, whichever end this is: a
+ * responder's receives are posted here (the QP is in INIT), so that the
+ * initiator's first send finds them. */
 int rv_setup(struct rv_stream *s)
 {
 	int ret;
@@ -182,12 +193,18 @@ int rv_setup(struct rv_stream *s)
 	s->pd = ibv_alloc_pd(s->id->verbs);
 	if (!s->pd)
 		return rv_fail(&s->base.err, "ibv_alloc_pd");
-	ret = rv_create_cqs(s);
+	ret = rv_events_create(s);
+	if (!ret)
+		ret = rv_create_cqs(s);
 	if (!ret)
 		ret = rv_create_qp(s);
 	if (!ret)
 		ret = rv_create_buffer(s);
 	if (!ret)
 		ret = rv_build_wrs(s);
+	if (!ret && rv_responder(s) && s->op->receives)
+		ret = rv_post_recvs(s);
+	if (!ret && s->cchan && s->op->event_note)
+		rp_stream_note(&s->base, "%s", s->op->event_note);
 	return ret;
 }

@@ -35,25 +35,28 @@ int rv_check_spec(const struct rp_spec *spec, struct rp_err *why)
 	return ret ? rp_errf(why, ret, "invalid test: %s", text) : 0;
 }
 
-/* A stream for @spec (validated: its op indexes rv_ops). */
+/* A stream for @spec (validated: its op indexes rv_ops), this side taking
+ * @role; set up for spec's size and depth, which set_point may lower. */
 int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,
-		  const struct rv_opts *o, bool server, struct rv_stream **out)
+		  const struct rv_opts *o, enum rp_role role,
+		  struct rv_stream **out)
 {
 	struct rv_stream *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
-	rp_stream_init(&s->base, ops, spec);
+	rp_stream_init(&s->base, ops, spec, role);
 	s->op = &rv_ops[spec->op];
 	s->opts = *o;
-	s->server = server;
-	s->size = spec->size_bytes;
-	s->depth = spec->queue_depth;
+	s->slot_bytes = s->size = spec->size_bytes;
+	s->max_depth = s->depth = spec->queue_depth;
 	s->gid_index = -1;
 	*out = s;
 	return 0;
 }
 
+/* The QP before its CQs, the CQs before their completion channel (every
+ * event taken was acknowledged at once: events.c). */
 static void rv_free_verbs(struct rv_stream *s)
 {
 	if (s->qp)
@@ -66,6 +69,7 @@ static void rv_free_verbs(struct rv_stream *s)
 		ibv_destroy_cq(s->scq);
 	if (s->rcq)
 		ibv_destroy_cq(s->rcq);
+	rv_events_destroy(s);
 	if (s->pd)
 		ibv_dealloc_pd(s->pd);
 }

@@ -6,31 +6,58 @@
  *   Server                                        Client
  *   listen: bind port 0, rdma_listen
  *     endpoint {"port": N}  ~~~~~~~~~~~~~~~~~~~~>  resolve_addr, resolve_route
- *                                                  setup (PD, CQs, QP, MR, WRs)
+ *                                                  setup (PD, CQs, QP, MR, WRs,
+ *                                                  a responder's receives)
  *   CONNECT_REQUEST  <~~~ private data: token ~~~  rdma_connect
  *     another token: rdma_reject, keep waiting
- *     setup, post receives, rdma_accept  ~~~~~~~>  ESTABLISHED
+ *     setup (a responder's receives too),
+ *     rdma_accept  ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~>  ESTABLISHED
  *   ESTABLISHED
- *   ... phases ...
+ *   ... set_point, phases ...
  *   close: rdma_disconnect, wait for DISCONNECTED (2 s), free: both sides
  *
- * Memory: each side registers one buffer of "slots" of size bytes, once.
- * Operation seq goes from the client's slot seq % depth to the server's slot
- * seq % depth (send: into whichever receive the server posted; the server
- * keeps at least depth + RV_RECV_MARGIN receives posted, one slot each,
- * see rv_server_recvs()). The client has at least two slots: slot 1 is
- * where latency echoes land.
+ * Roles: each stream has an initiator (posts, is timed) and a responder
+ * (serves); which end connected does not matter. Everything per side
+ * (rv_ops[].initiator / .responder, slots, receives, queue sizes, echo
+ * work request, atomic resources) follows base.role: a responder offers
+ * responder_resources and an initiator initiator_depth, the other is 0,
+ * and the accepting end takes the minimum of both offers. A responder
+ * posts its receives before rdma_accept or rdma_connect (the QP is in
+ * INIT by then).
+ *
+ * Memory: each side registers one buffer of "slots", once, for the setup
+ * point (spec.size_bytes and queue_depth at connect: the sweep's largest).
+ * The slot stride stays slot_bytes (the setup size) and the number of slots
+ * the setup depth for the stream's life. At a point (set_point) of size S
+ * and depth D, operation seq goes from the initiator's slot seq % D to the
+ * responder's slot seq % D, S bytes each at the start of the slot (send:
+ * into whichever receive the responder posted; the responder keeps at least
+ * depth + RV_RECV_MARGIN receives posted, one slot each, see
+ * rv_responder_recvs()). The initiator has at least two slots: slot 1 is
+ * where latency echoes land. Both ends make the same set_point call, so
+ * they agree on the mapping.
+ *
+ * Waiting (spec.wait): busy polls the CQs. Event gives the stream a
+ * completion channel (non-blocking) for both CQs: the initiator's engine
+ * sleeps through arm() on the send CQ; ping() sleeps on the CQ it waits
+ * for; a responder sleeps on its receive CQs in slices of RV_EVENT_MS.
+ * `armed` holds the CQs notified and whose event is not yet taken: sleeping
+ * is safe while a CQ's bit is set. Every event taken is acknowledged at
+ * once, so none is left unacknowledged when the CQs are destroyed. Write
+ * latency under event: see ping.c.
  *
  * What differs per operation is one entry of rv_ops[] (ops.c); nothing else
  * tests the operation. Files: cm.c (rdma_cm events), stream.c (a stream's
- * life), setup.c (device, limits, PD/CQ/QP/MR), wr.c (work requests),
- * listen.c and connect.c (the two ends of a connection), peer.c (what the
- * sides swap), post.c (throughput), ping.c (latency), serve.c (responder),
- * verify.c (--verify), errors.c (reasons), ops.c (the tables, probe).
+ * life), setup.c (device, limits, PD/CQ/QP/MR), wr.c (work requests,
+ * set_point), events.c (--wait event), listen.c and connect.c (the two ends
+ * of a connection), peer.c (what the sides swap), post.c (throughput),
+ * ping.c (latency), serve.c (responder), verify.c (--verify), errors.c
+ * (reasons), ops.c (the tables, probe).
  */
 #ifndef RP_XPORT_VERBS_VERBS_H
 #define RP_XPORT_VERBS_VERBS_H
 
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,9 +67,9 @@
 
 #include "xport/xport.h"
 
-#define RV_INLINE_AUTO	 256 /* inline size asked for when automatic */
-#define RV_RECV_MARGIN	 16  /* server receives posted beyond the depth, */
-#define RV_RECV_MAX	 512 /* or more, up to this many in all, */
+#define RV_INLINE_AUTO	 256	    /* inline size asked for when automatic */
+#define RV_RECV_MARGIN	 16	    /* responder receives beyond the depth, */
+#define RV_RECV_MAX	 512	    /* or more, up to this many in all, */
 #define RV_RECV_BYTES	 (8u << 20) /* as long as they fit in this */
 #define RV_MIN_RNR_TIMER 12	    /* 0.64 ms; rdma_cm leaves 0: 655 ms */
 #define RV_BATCH	 16	    /* work completions per ibv_poll_cq */
@@ -51,10 +78,11 @@
 #define RV_CLOSE_MS	 2000	    /* wait for the peer's disconnect */
 #define RV_HANDSHAKE_MS	 15000	    /* accept: request in hand to ESTABLISHED */
 #define RV_PING_SIGNAL	 16 /* write ping-pong: one signaled in this many */
-#define RV_SERVER_SQ	 4  /* server sends: latency echoes only */
-#define RV_CLIENT_RQ	 2  /* client receives: latency echoes only */
+#define RV_RESPONDER_SQ	 4  /* responder sends: latency echoes only */
+#define RV_INITIATOR_RQ	 2  /* initiator receives: latency echoes only */
 #define RV_LATE_LAPS	 8  /* write_imm: later laps a slot may hold */
-#define RV_IDLE_NS	 1000000 /* passive server: sleep between stop checks */
+#define RV_IDLE_NS	 1000000 /* idle responder: sleep between stop checks */
+#define RV_EVENT_MS	 5 /* --wait event responder: sleep between checks */
 #define RV_DEVNAME	 64
 
 /* Local options, copied from struct rp_xport_params. */
@@ -84,16 +112,19 @@ struct rv_stream {
 	struct ibv_cq *scq; /* send queue completions */
 	struct ibv_cq *rcq; /* receive queue completions */
 	struct ibv_qp *qp;
+	struct ibv_comp_channel *cchan; /* --wait event: the CQs' events */
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	size_t buf_len;
 	struct rv_opts opts;
-	bool server;
 	bool connected;
-	uint64_t size;	  /* bytes per operation (slot size) */
-	uint32_t depth;	  /* slots the operations cycle through */
-	uint32_t sq_size; /* send work requests */
-	uint32_t nrecv;	  /* receive work requests */
+	uint64_t slot_bytes; /* slot stride: the setup size, the largest */
+	uint32_t max_depth;  /* the setup depth: slots, queues, the largest */
+	uint64_t size;	     /* bytes per operation: the point's */
+	uint32_t depth; /* slots the operations cycle through: the point's */
+	unsigned int armed; /* --wait event: RV_ARMED_*, see above */
+	uint32_t sq_size;   /* send work requests */
+	uint32_t nrecv;	    /* receive work requests */
 	uint32_t inline_max;
 	uint8_t rd_atom;   /* responder resources we grant */
 	uint8_t init_atom; /* reads/atomics we may have in flight */
@@ -102,16 +133,18 @@ struct rv_stream {
 	uint64_t peer_addr;
 	uint64_t peer_len;
 	uint32_t peer_rkey;
-	struct ibv_send_wr *wr; /* client: one per slot; server: [0] echo */
+	struct ibv_send_wr *wr; /* initiator: one per slot; responder: echo */
 	struct ibv_sge *sge;
 	struct ibv_recv_wr *rwr;
 	struct ibv_sge *rsge;
 	struct ibv_recv_wr *rhead; /* completed receives, to repost */
 	struct ibv_recv_wr *rtail;
-	uint64_t *atom_next; /* client atomics: old value due, per slot */
-	uint64_t rx_seq;     /* server: seq of the last message received */
-	uint32_t echo_out;   /* server: echoes not yet completed */
-	uint8_t marker;	     /* write latency: marker of the last ping */
+	uint64_t *atom_next; /* initiator atomics: old value due, per slot */
+	uint64_t rx_seq;     /* responder: seq of the last message received */
+	uint32_t echo_out;   /* responder: echoes not yet completed */
+	uint8_t marker; /* write latency: marker of the last ping (initiator),
+			 * the last one seen (responder) */
+	uint32_t ping_unsig; /* pings posted unsignaled since a signaled one */
 	uint64_t verify_errors;
 };
 
@@ -127,40 +160,42 @@ enum rv_span {
 	RV_SPAN_RECVS,	/* one per posted receive */
 };
 
-/* What one side of an operation needs: the server (the responder) or the
- * client (the initiator). */
+/* What one side of an operation needs: the responder or the initiator. */
 struct rv_side {
 	int access;		/* ibv_reg_mr access: the least it needs */
 	enum rv_span slots;	/* slots it registers */
 	enum rv_span peer_need; /* slots of the peer's buffer it reaches */
 };
 
-/* Client: ready slot @slot's work request @w for message @seq. */
+/* Initiator: ready slot @slot's work request @w for message @seq. */
 typedef void (*rv_prep_fn)(struct rv_stream *s, struct ibv_send_wr *w,
 			   uint32_t slot, uint64_t seq);
-/* Client: one latency round trip (the ping op). */
+/* Initiator: one latency round trip (the ping op). */
 typedef int (*rv_ping_fn)(struct rv_stream *s, uint64_t seq,
 			  uint64_t deadline_ns);
-/* Server: respond for one phase (the serve op). */
-typedef int (*rv_serve_fn)(struct rv_stream *s, enum rp_phase phase,
-			   const atomic_int *stop, struct rp_side_stats *st);
-/* Client: the operation on @slot completed. */
+/* Responder: serve @n streams for one phase (the serve op). */
+typedef int (*rv_serve_fn)(struct rp_stream *const *s, unsigned int n,
+			   enum rp_phase phase, const atomic_int *stop,
+			   struct rp_side_stats *st);
+/* Initiator: the operation on @slot completed. */
 typedef void (*rv_done_fn)(struct rv_stream *s, uint32_t slot);
-/* Server, --verify: message @seq arrived as @wc; true when it is intact. */
+/* Responder, --verify: message @seq arrived as @wc; true when intact. */
 typedef bool (*rv_recv_fn)(struct rv_stream *s, enum rp_phase phase,
 			   const struct ibv_wc *wc, uint64_t seq);
 
 /* Everything the transport does differently for one operation (the model:
  * the rxe driver's rxe_wr_opcode_info[]). */
 struct rv_op_info {
-	enum ibv_wr_opcode opcode;	  /* client's; the server's echo */
-	enum ibv_wr_opcode verify_opcode; /* client's under --verify */
+	enum ibv_wr_opcode opcode; /* initiator's; the responder's echo */
+	enum ibv_wr_opcode verify_opcode; /* initiator's under --verify */
+	enum ibv_wr_opcode event_echo;	  /* responder's echo, --wait event */
 	bool receives;			  /* the responder posts receives */
 	bool recv_data;	 /* a receive takes the message (not only an imm) */
 	bool can_inline; /* may be posted inline when small enough */
-	bool prefill;	 /* --verify: the server fills slot i with message i */
-	struct rv_side server;
-	struct rv_side client;
+	bool prefill; /* --verify: the responder fills slot i with message i */
+	const char *event_note; /* what --wait event measures, if it differs */
+	struct rv_side responder;
+	struct rv_side initiator;
 	rv_prep_fn prep;
 	rv_ping_fn ping;
 	rv_serve_fn serve;
@@ -180,10 +215,15 @@ static inline struct rv_listener *rv_listener_of(struct rp_listener *l)
 	return rp_container_of(l, struct rv_listener, base);
 }
 
+static inline bool rv_responder(const struct rv_stream *s)
+{
+	return s->base.role == RP_ROLE_RESPONDER;
+}
+
 /* The entry of @s's side of its operation. */
 static inline const struct rv_side *rv_side(const struct rv_stream *s)
 {
-	return s->server ? &s->op->server : &s->op->client;
+	return rv_responder(s) ? &s->op->responder : &s->op->initiator;
 }
 
 static inline bool rv_stopped(const atomic_int *stop)
@@ -211,32 +251,46 @@ void rv_disconnect(struct rv_stream *s);
 void rv_opts_init(struct rv_opts *o, const struct rp_xport_params *p);
 int rv_check_spec(const struct rp_spec *spec, struct rp_err *why);
 int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,
-		  const struct rv_opts *o, bool server, struct rv_stream **out);
+		  const struct rv_opts *o, enum rp_role role,
+		  struct rv_stream **out);
 void rv_stream_free(struct rv_stream *s);
 void rv_connected(struct rv_stream *s);
 void rv_close(struct rp_stream *bs);
 
-/* setup.c, wr.c: everything that needs the device. */
+/* setup.c, wr.c: everything that needs the device; set_point. */
 int rv_setup(struct rv_stream *s);
 uint64_t rv_span_slots(const struct rv_stream *s, enum rv_span span);
 int rv_build_wrs(struct rv_stream *s);
 int rv_post_recvs(struct rv_stream *s);
+int rv_set_point(struct rp_stream *bs, uint64_t size_bytes, uint32_t depth);
+
+/* events.c: --wait event. Bits of rv_stream.armed: */
+#define RV_ARMED_SEND 1u /* the send CQ */
+#define RV_ARMED_RECV 2u /* the receive CQ */
+int rv_events_create(struct rv_stream *s);
+void rv_events_destroy(struct rv_stream *s);
+int rv_arm_cqs(struct rv_stream *s, unsigned int want);
+int rv_take_events(struct rv_stream *s);
+int rv_sleep(struct rv_stream *s, uint64_t deadline_ns);
+int rv_sleep_many(struct rp_stream *const *bs, unsigned int n,
+		  struct pollfd *fds);
+int rv_arm(struct rp_stream *bs, int *fd, short *events);
 
 /* listen.c, connect.c, peer.c: the ops of the same names. */
 int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	      const struct rp_xport_params *p, cJSON *endpoint,
 	      struct rp_listener **out, struct rp_err *why);
-int rv_accept(struct rp_listener *bl, const char *token, int timeout_ms,
-	      struct rp_stream **out);
+int rv_accept(struct rp_listener *bl, const char *token, enum rp_role role,
+	      int timeout_ms, struct rp_stream **out);
 void rv_unlisten(struct rp_listener *bl);
 int rv_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	       const struct rp_xport_params *p, const char *host,
-	       const cJSON *endpoint, const char *token, int timeout_ms,
-	       struct rp_stream **out, struct rp_err *why);
+	       const cJSON *endpoint, const char *token, enum rp_role role,
+	       int timeout_ms, struct rp_stream **out, struct rp_err *why);
 int rv_local_info(struct rp_stream *bs, cJSON *info);
 int rv_set_peer(struct rp_stream *bs, const cJSON *info);
 
-/* post.c: the client's throughput path. */
+/* post.c: the initiator's throughput path. */
 struct ibv_send_wr *rv_prep(struct rv_stream *s, uint32_t slot, uint64_t seq);
 void rv_prep_fill(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
 		  uint64_t seq);
@@ -250,18 +304,21 @@ int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count);
 int rv_poll(struct rp_stream *bs);
 int rv_post_send(struct rv_stream *s, struct ibv_send_wr *w);
 
-/* ping.c: the client's latency round trips. */
+/* ping.c: the initiator's latency round trips. */
 int rv_ping_write(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns);
 int rv_ping_echo(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns);
 int rv_ping_once(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns);
 
-/* serve.c: the server's responder loops. */
-int rv_serve_recv(struct rv_stream *s, enum rp_phase phase,
-		  const atomic_int *stop, struct rp_side_stats *st);
-int rv_serve_write(struct rv_stream *s, enum rp_phase phase,
-		   const atomic_int *stop, struct rp_side_stats *st);
-int rv_serve_idle(struct rv_stream *s, enum rp_phase phase,
-		  const atomic_int *stop, struct rp_side_stats *st);
+/* serve.c: the responder's loops, over all the streams of a thread. */
+int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
+		  enum rp_phase phase, const atomic_int *stop,
+		  struct rp_side_stats *st);
+int rv_serve_write(struct rp_stream *const *bs, unsigned int n,
+		   enum rp_phase phase, const atomic_int *stop,
+		   struct rp_side_stats *st);
+int rv_serve_idle(struct rp_stream *const *bs, unsigned int n,
+		  enum rp_phase phase, const atomic_int *stop,
+		  struct rp_side_stats *st);
 
 /* verify.c: --verify checks. */
 void rv_check_slots(struct rv_stream *s, struct rp_side_stats *st);

@@ -2,12 +2,14 @@
 /*
  * --verify: senders fill each message with rp_payload_fill() before posting
  * (send carries seq in an immediate then, as write_imm always does). The
- * server checks sends and write_imms as they arrive, and at the end of a
+ * responder checks sends and write_imms as they arrive, and at the end of a
  * write phase checks that every written slot holds the pattern of some seq
  * of that slot (the pattern starts with seq, least significant byte
- * first). For read the server fills slot i with the pattern of seq i and
- * the client checks every read; for atomics the client checks the old
- * value each one returns (a host-order u64 the device wrote).
+ * first). For read the responder fills slot i with the pattern of seq i
+ * and the initiator checks every read; for atomics the initiator checks
+ * the old value each one returns (a host-order u64 the device wrote).
+ * Everything is checked at the current point: its size from the start of
+ * each slot (stride slot_bytes), its depth for the slot of a seq.
  */
 #include <endian.h>
 #include <string.h>
@@ -45,7 +47,7 @@ void rv_check_slots(struct rv_stream *s, struct rp_side_stats *st)
 	if (s->size < 8)
 		return;
 	for (slot = 0; slot < s->depth; slot++) {
-		p = s->buf + slot * s->size;
+		p = s->buf + slot * s->slot_bytes;
 		if (rv_all_zero(p, s->size))
 			continue;
 		h = rv_header_seq(p);
@@ -54,14 +56,14 @@ void rv_check_slots(struct rv_stream *s, struct rp_side_stats *st)
 	}
 }
 
-/* Write_imm: the client may already be writing a later lap into the slot
+/* Write_imm: the initiator may already be writing a later lap into the slot
  * (its completion can precede our look); that is not an error. A message
  * of 8 bytes or more names its seq, so any later lap is recognised; a
  * shorter one only by trying the laps. Each write_imm takes one of our
- * posted receives, so the client is at most nrecv messages ahead. */
+ * posted receives, so the initiator is at most nrecv messages ahead. */
 static bool rv_landed_ok(const struct rv_stream *s, uint32_t slot, uint64_t seq)
 {
-	const uint8_t *p = s->buf + slot * s->size;
+	const uint8_t *p = s->buf + slot * s->slot_bytes;
 	uint64_t k, h;
 	uint64_t laps = s->size < 8 ? s->nrecv / s->depth + 1 : RV_LATE_LAPS;
 
@@ -106,7 +108,7 @@ static uint64_t rv_widen(uint64_t last, uint32_t lo)
 	return v;
 }
 
-/* Server, --verify: a send or write_imm arrived as @wc. */
+/* Responder, --verify: a send or write_imm arrived as @wc. */
 void rv_check_recv(struct rv_stream *s, enum rp_phase phase,
 		   const struct ibv_wc *wc, struct rp_side_stats *st)
 {
@@ -117,7 +119,7 @@ void rv_check_recv(struct rv_stream *s, enum rp_phase phase,
 		st->verify_errors++;
 }
 
-/* Client, after an operation on a slot completed: write, send and
+/* Initiator, after an operation on a slot completed: write, send and
  * write_imm complete with nothing to check on this side. */
 void rv_done_nothing(struct rv_stream *s, uint32_t slot)
 {
@@ -128,14 +130,14 @@ void rv_done_nothing(struct rv_stream *s, uint32_t slot)
 void rv_done_read(struct rv_stream *s, uint32_t slot)
 {
 	if (s->base.spec.verify &&
-	    rp_payload_check(s->buf + slot * s->size, s->size, slot))
+	    rp_payload_check(s->buf + slot * s->slot_bytes, s->size, slot))
 		s->verify_errors++;
 }
 
 /* Atomics: did the old value returned match the one due? */
 static bool rv_atomic_ok(struct rv_stream *s, uint32_t slot, uint64_t *got)
 {
-	memcpy(got, s->buf + slot * s->size, sizeof(*got));
+	memcpy(got, s->buf + slot * s->slot_bytes, sizeof(*got));
 	if (*got == s->atom_next[slot])
 		return true;
 	if (s->base.spec.verify)

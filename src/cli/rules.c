@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The rules checked once every option has been read: what the mode needs,
+ * the sweep's points (the largest sizes the buffers) and the spec the
+ * server receives, validated as the server will.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli/parse.h"
+#include "core/sweep.h"
+
+int rp_cli_bad(struct parse *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int check_mode(struct parse *p)
+{
+	struct rp_config *c = p->cfg;
+
+	if (c->mode == RP_MODE_NONE)
+		return rp_cli_bad(p,
+				  "say -s (server), -c (client) or --loopback");
+	if (c->mode == RP_MODE_CLIENT && !c->host)
+		return rp_cli_bad(p,
+				  "-a/--address: the client needs the server's "
+				  "address");
+	if (c->mode == RP_MODE_LOOPBACK && !c->host) {
+		c->host = "127.0.0.1";
+		c->host_defaulted = true;
+	}
+	if (p->set_iters && p->set_time)
+		return rp_cli_bad(
+			p, "-C/--iterations and -t/--time are exclusive: "
+			   "give one");
+	return 0;
+}
+
+/* One point of the defaults where -S or -q was not given. */
+static void default_points(struct rp_config *c)
+{
+	if (!c->n_sizes)
+		c->sizes[c->n_sizes++] = c->spec.size_bytes;
+	if (!c->n_depths)
+		c->depths[c->n_depths++] = c->spec.queue_depth;
+}
+
+/* The sweep's largest point sizes the buffers; atomics move 8 bytes. */
+static int finish_sweep(struct parse *p)
+{
+	struct rp_config *c = p->cfg;
+	struct rp_spec *s = &c->spec;
+	uint64_t mem;
+
+	if (rp_op_is_atomic(s->op) && c->n_sizes > 1)
+		return rp_cli_bad(
+			p,
+			"%s: %s moves exactly 8 bytes: give one size or "
+			"none, not a sweep",
+			p->all_sizes ? "--all-sizes" : "-S/--size",
+			rp_op_name(s->op));
+	if (rp_op_is_atomic(s->op))
+		c->sizes[0] = 8;
+	s->size_bytes = rp_sweep_max_u64(c->sizes, c->n_sizes);
+	s->queue_depth = rp_sweep_max_u32(c->depths, c->n_depths);
+	c->iterations_defaulted =
+		!p->set_iters && !p->set_time && c->n_sizes * c->n_depths > 1;
+	if (s->threads > s->streams)
+		return rp_cli_bad(
+			p,
+			"-T/--threads %u is more than -P/--streams %u: "
+			"accepted 1 to the number of streams",
+			s->threads, s->streams);
+	mem = s->size_bytes * s->queue_depth * s->streams * (s->bidir ? 2 : 1);
+	if (mem > RP_SPEC_MAX_MEM) /* each bounded above: no overflow */
+		return rp_cli_bad(
+			p,
+			"-S/--size x -q/--queue-depth x -P/--streams%s = "
+			"%llu MiB, over the %llu MiB a side may register",
+			s->bidir ? " x 2 (--bidir)" : "",
+			(unsigned long long)(mem >> 20),
+			(unsigned long long)(RP_SPEC_MAX_MEM >> 20));
+	return 0;
+}
+
+/* Turn what was said into the spec the server receives. */
+static int finish_spec(struct parse *p)
+{
+	struct rp_spec *s = &p->cfg->spec;
+	char why[160];
+
+	if (p->set_time)
+		s->iterations = 0;
+	if (!s->latency && !s->bandwidth)
+		return rp_cli_bad(
+			p, "--no-latency and --no-bandwidth together leave "
+			   "nothing to measure");
+	if (finish_sweep(p))
+		return -EINVAL;
+	if (!p->cfg->n_transports) {
+		p->cfg->transport_defaulted = true;
+		snprintf(p->cfg->transports[p->cfg->n_transports++],
+			 RP_SPEC_NAME_LEN, "%s", rp_xport_at(0)->name);
+	}
+	snprintf(s->transport, sizeof(s->transport), "%s",
+		 p->cfg->transports[0]);
+	if (rp_spec_validate(s, why, sizeof(why)))
+		return rp_cli_bad(p, "%s", why);
+	return 0;
+}
+
+int rp_cli_finish(struct parse *p)
+{
+	int rc;
+
+	default_points(p->cfg);
+	rc = check_mode(p);
+	if (!rc && p->cfg->mode != RP_MODE_SERVER)
+		rc = finish_spec(p);
+	return rc;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * JSON of what moved: latency summaries, throughput, the per-stream array,
+ * Jain's fairness and, with --bidir, each direction on its own. Names are
+ * fixed by DESIGN.md ("Outputs"). Numbers that are not finite print null.
+ */
+#include <math.h>
+
+#include "core/stats.h"
+#include "report/priv.h"
+
+static const char *const dir_names[RP_DIR__COUNT] = {
+	[RP_DIR_C2S] = "client_to_server",
+	[RP_DIR_S2C] = "server_to_client",
+};
+
+void rp_report_num(cJSON *obj, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(obj, key, v);
+	else
+		cJSON_AddNullToObject(obj, key);
+}
+
+void rp_report_add_or_null(cJSON *obj, const char *key, bool present,
+			   cJSON *item)
+{
+	if (present && item) {
+		cJSON_AddItemToObject(obj, key, item);
+		return;
+	}
+	cJSON_Delete(item);
+	cJSON_AddNullToObject(obj, key);
+}
+
+cJSON *rp_report_latency_json(const struct rp_hist_summary *s)
+{
+	cJSON *l = cJSON_CreateObject();
+
+	if (!l)
+		return NULL;
+	cJSON_AddStringToObject(l, "unit", "us");
+	rp_report_num(l, "count", (double)s->count);
+	rp_report_num(l, "min", s->min / 1e3);
+	rp_report_num(l, "mean", s->mean / 1e3);
+	rp_report_num(l, "p50", s->p50 / 1e3);
+	rp_report_num(l, "p90", s->p90 / 1e3);
+	rp_report_num(l, "p99", s->p99 / 1e3);
+	rp_report_num(l, "p99_9", s->p99_9 / 1e3);
+	rp_report_num(l, "p99_99", s->p99_99 / 1e3);
+	rp_report_num(l, "max", s->max / 1e3);
+	rp_report_num(l, "stddev", s->stddev / 1e3);
+	return l;
+}
+
+cJSON *rp_report_throughput_json(double bps, double mibps, double msgps)
+{
+	cJSON *t = cJSON_CreateObject();
+
+	if (!t)
+		return NULL;
+	rp_report_num(t, "bits_per_second", bps);
+	rp_report_num(t, "mib_per_second", mibps);
+	rp_report_num(t, "messages_per_second", msgps);
+	return t;
+}
+
+/* bytes, messages, seconds, throughput, latency of @fl into @o. */
+static void flow_fields(const struct rp_flow *fl, cJSON *o)
+{
+	rp_report_num(o, "bytes", (double)fl->bytes);
+	rp_report_num(o, "messages", (double)fl->messages);
+	rp_report_num(o, "seconds", fl->seconds);
+	cJSON_AddItemToObject(o, "throughput",
+			      rp_report_throughput_json(
+				      fl->bits_per_second, fl->mib_per_second,
+				      fl->messages_per_second));
+	rp_report_add_or_null(o, "latency", fl->has_latency,
+			      rp_report_latency_json(&fl->latency));
+}
+
+static cJSON *stream_json(const struct rp_stream_result *s, enum rp_dir d)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "stream", s->stream);
+	cJSON_AddNumberToObject(o, "thread", s->thread);
+	cJSON_AddStringToObject(o, "direction", dir_names[d]);
+	flow_fields(&s->flow, o);
+	return o;
+}
+
+/* The streams of @dir (those of @r when @dir is RP_DIR__COUNT). */
+static cJSON *per_stream_json(const struct rp_result *r, enum rp_dir only)
+{
+	cJSON *a = cJSON_CreateArray();
+	const struct rp_direction *dr;
+	uint32_t i;
+	int d;
+
+	for (d = 0; a && d < RP_DIR__COUNT; d++) {
+		dr = &r->dir[d];
+		if (!dr->present || !dr->per_stream ||
+		    (only != RP_DIR__COUNT && only != (enum rp_dir)d))
+			continue;
+		for (i = 0; i < dr->n_streams; i++)
+			cJSON_AddItemToArray(a, stream_json(&dr->per_stream[i],
+							    (enum rp_dir)d));
+	}
+	return a;
+}
+
+/* Jain's index over every stream of both directions: the direction's own
+ * when only one has streams; NAN when none has. */
+static double fairness_all(const struct rp_result *r)
+{
+	double x[RP_DIR__COUNT * RP_SPEC_MAX_STREAMS];
+	const struct rp_direction *dr, *one = NULL;
+	size_t n = 0, k = 0;
+	uint32_t i;
+	int d;
+
+	for (d = 0; d < RP_DIR__COUNT; d++) {
+		dr = &r->dir[d];
+		if (!dr->present || !dr->per_stream || !dr->n_streams)
+			continue;
+		one = dr;
+		k++;
+		for (i = 0; i < dr->n_streams && i < RP_SPEC_MAX_STREAMS; i++)
+			x[n++] = dr->per_stream[i].flow.bits_per_second;
+	}
+	if (!one)
+		return NAN;
+	return k == 1 ? one->fairness : rp_stats_jain(x, n);
+}
+
+void rp_report_streams_json(const struct rp_result *r, cJSON *o)
+{
+	cJSON_AddItemToObject(o, "per_stream",
+			      per_stream_json(r, RP_DIR__COUNT));
+	rp_report_num(o, "fairness", fairness_all(r));
+}
+
+static cJSON *direction_json(const struct rp_result *r, enum rp_dir d)
+{
+	const struct rp_direction *dr = &r->dir[d];
+	cJSON *o;
+
+	if (!dr->present)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	flow_fields(&dr->flow, o);
+	cJSON_AddNumberToObject(o, "streams", dr->n_streams);
+	cJSON_AddItemToObject(o, "per_stream", per_stream_json(r, d));
+	rp_report_num(o, "fairness",
+		      dr->n_streams && dr->per_stream ? dr->fairness : NAN);
+	return o;
+}
+
+cJSON *rp_report_directions_json(const struct rp_result *r)
+{
+	cJSON *o;
+	int d;
+
+	if (!r->spec.bidir)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	for (d = 0; o && d < RP_DIR__COUNT; d++)
+		cJSON_AddItemToObject(o, dir_names[d],
+				      direction_json(r, (enum rp_dir)d));
+	return o;
+}

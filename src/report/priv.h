@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the reporters share inside report/: the JSON pieces of a flow, and
+ * the text layouts (one block per point, a sweep table, per-metric tables
+ * across transports). Formatting only.
+ */
+#ifndef RP_REPORT_PRIV_H
+#define RP_REPORT_PRIV_H
+
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* JSON (json_flow.c) */
+
+/** rp_report_num - @v under @key, null when not finite. */
+void rp_report_num(cJSON *obj, const char *key, double v);
+
+/** rp_report_add_or_null - @item under @key when @present, else null (and
+ *  @item freed). */
+void rp_report_add_or_null(cJSON *obj, const char *key, bool present,
+			   cJSON *item);
+
+/** rp_report_latency_json - a summary in ns as "latency" (us). */
+cJSON *rp_report_latency_json(const struct rp_hist_summary *s);
+
+/** rp_report_throughput_json - bits, MiB and messages per second. */
+cJSON *rp_report_throughput_json(double bps, double mibps, double msgps);
+
+/** rp_report_streams_json - "per_stream" and "fairness" of @r into @o. */
+void rp_report_streams_json(const struct rp_result *r, cJSON *o);
+
+/** rp_report_directions_json - "directions" of @r (null unless bidir). */
+cJSON *rp_report_directions_json(const struct rp_result *r);
+
+/* Text (text.c, text_detail.c, text_sweep.c) */
+
+/** A sweep's shape: @n results are n_transports x n_points. */
+struct rp_report_shape {
+	size_t n_points;
+	size_t n_transports;
+};
+
+/** rp_report_shape - the shape of @n results of @cfg; one point per result
+ *  when @n does not divide into the sweep's points. */
+struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n);
+
+/** rp_report_host_name - "hostname" of a host-info object, or "?". */
+const char *rp_report_host_name(const cJSON *h);
+
+/** rp_report_test_flags - ", 4 streams over 2 threads, wait event, both
+ *  directions, on cpus 2,3": what differs from one stream, one thread,
+ *  busy-polling, one way, no pinning. */
+void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
+			  const struct rp_spec *sp);
+
+/** rp_report_server_line - "  server NAME (HOST port N)" and a newline. */
+void rp_report_server_line(FILE *f, const struct rp_config *cfg,
+			   const struct rp_result *r);
+
+/** rp_report_text_streams - per-direction and per-stream lines of @r. */
+void rp_report_text_streams(FILE *f, const struct rp_result *r);
+
+/** rp_report_text_cpu - the CPU lines of one side. */
+void rp_report_text_cpu(FILE *f, const char *name, const struct rp_side *s);
+
+/* The NUMA nodes of each side's device and buffers, from the transports'
+ * information (text_detail.c). */
+void rp_report_text_numa(FILE *f, const struct rp_result *r);
+
+/** rp_report_text_compare - one point on several transports: a row per
+ *  figure, a column per result, ratios to the first. */
+void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n);
+
+/** rp_report_text_sweep - one transport's sweep: a row per point. */
+void rp_report_text_sweep(FILE *f, const struct rp_config *cfg,
+			  const struct rp_result *res, size_t n);
+
+/** rp_report_text_matrix - several transports' sweeps: a table per metric,
+ *  a column per transport, ratios to the first. */
+void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
+			   const struct rp_result *res,
+			   struct rp_report_shape shape);
+
+/** rp_report_text_notes - what the figures of @res mean, and the
+ *  transports' notes, each once. */
+void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n);
+
+#endif

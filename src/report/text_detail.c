@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Text of one point's details: each direction (--bidir), each stream and
+ * Jain's fairness (several streams), and each side's CPU time: process,
+ * service demand in us and cycles per KiB, the host's split, per thread
+ * and per pinned CPU.
+ */
+#include <math.h>
+
+#include "core/units.h"
+#include "report/priv.h"
+
+static const char *const dir_labels[RP_DIR__COUNT] = {
+	[RP_DIR_C2S] = "client->server",
+	[RP_DIR_S2C] = "server->client",
+};
+
+static void flow_line(FILE *f, const char *label, const struct rp_flow *fl)
+{
+	char sz[32];
+
+	fprintf(f,
+		"  %-14s %.3f Gb/s   %.2f MiB/s   %.0f msg/s"
+		"   (%llu messages, %s in %.3f s)\n",
+		label, fl->bits_per_second / 1e9, fl->mib_per_second,
+		fl->messages_per_second, (unsigned long long)fl->messages,
+		rp_units_format_size(fl->bytes, sz, sizeof(sz)), fl->seconds);
+}
+
+/* A latency cell in us, "-" when there is none. */
+static void lat_cell(FILE *f, bool has, double ns)
+{
+	if (has && isfinite(ns))
+		fprintf(f, " %12.2f", ns / 1e3);
+	else
+		fprintf(f, " %12s", "-");
+}
+
+static void stream_rows(FILE *f, const struct rp_direction *d)
+{
+	const struct rp_stream_result *s;
+	uint32_t i;
+
+	fprintf(f, "    %6s %6s %10s %12s %12s %12s\n", "stream", "thread",
+		"Gb/s", "msg/s", "p50 load us", "p99 load us");
+	for (i = 0; i < d->n_streams; i++) {
+		s = &d->per_stream[i];
+		fprintf(f, "    %6u %6u %10.3f %12.0f", s->stream, s->thread,
+			s->flow.bits_per_second / 1e9,
+			s->flow.messages_per_second);
+		lat_cell(f, s->flow.has_latency, s->flow.latency.p50);
+		lat_cell(f, s->flow.has_latency, s->flow.latency.p99);
+		fputc('\n', f);
+	}
+	fprintf(f, "  fairness (Jain) %.3f\n", d->fairness);
+}
+
+void rp_report_text_streams(FILE *f, const struct rp_result *r)
+{
+	const struct rp_direction *d;
+	int i;
+
+	for (i = 0; i < RP_DIR__COUNT; i++) {
+		d = &r->dir[i];
+		if (!d->present)
+			continue;
+		if (r->spec.bidir)
+			flow_line(f, dir_labels[i], &d->flow);
+		if (d->n_streams > 1 && d->per_stream)
+			stream_rows(f, d);
+	}
+}
+
+static void host_line(FILE *f, const char *label, const struct rp_cpu_host *h)
+{
+	fprintf(f,
+		"    %-10s user %.3f s  sys %.3f s  irq %.3f s"
+		"  softirq %.3f s  (busy %.0f%%)\n",
+		label, h->user_s, h->sys_s, h->irq_s, h->softirq_s,
+		h->util * 100);
+}
+
+static void cycles(FILE *f, const struct rp_cpu_usage *u)
+{
+	if (u->hz > 0 && isfinite(u->cycles_per_kib))
+		fprintf(f, "  %.0f cycles/KiB (%.2f GHz %s)\n",
+			u->cycles_per_kib, u->hz / 1e9,
+			u->hz_source ? u->hz_source : "none");
+	else
+		fprintf(f, "  cycles/KiB unknown (no CPU clock)\n");
+}
+
+static void threads(FILE *f, const struct rp_cpu_usage *u)
+{
+	char label[32];
+	unsigned int i, n = u->n_threads;
+
+	for (i = 0; n > 1 && i < n && i < RP_CPU_MAX_LIST; i++) {
+		snprintf(label, sizeof(label), "thread %u", i);
+		fprintf(f, "    %-10s user %.3f s  sys %.3f s", label,
+			u->threads[i].user_s, u->threads[i].sys_s);
+		if (u->threads[i].cpu >= 0)
+			fprintf(f, "  (on cpu %d)", u->threads[i].cpu);
+		fputc('\n', f);
+	}
+}
+
+void rp_report_text_cpu(FILE *f, const char *name, const struct rp_side *s)
+{
+	const struct rp_cpu_usage *u = &s->cpu;
+	char label[32];
+	unsigned int i;
+
+	if (!s->present) {
+		fprintf(f, "  cpu %-7s  (not reported)\n", name);
+		return;
+	}
+	fprintf(f, "  cpu %-7s  user %.3f s  sys %.3f s  %.3f us/KiB", name,
+		u->user_s, u->sys_s, u->us_per_kib);
+	cycles(f, u);
+	if (u->has_host)
+		host_line(f, "host", &u->host);
+	threads(f, u);
+	for (i = 0; i < u->n_cpus && i < RP_CPU_MAX_LIST; i++) {
+		snprintf(label, sizeof(label), "cpu %d", u->per_cpu[i].cpu);
+		host_line(f, label, &u->per_cpu[i]);
+	}
+}
+
+/* The NUMA nodes a side's first stream reported: -1 or absent: unknown. */
+static void numa_side(FILE *f, const char *name, const cJSON *info)
+{
+	const cJSON *first =
+		cJSON_IsArray(info) ? cJSON_GetArrayItem(info, 0) : info;
+	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(first, "numa_node");
+	const cJSON *buf =
+		cJSON_GetObjectItemCaseSensitive(first, "buffer_numa_node");
+
+	fprintf(f, "  %s ", name);
+	if (cJSON_IsNumber(dev) && dev->valueint >= 0)
+		fprintf(f, "device on node %d, ", dev->valueint);
+	else if (cJSON_IsNumber(dev))
+		fprintf(f, "device node unknown, ");
+	if (cJSON_IsNumber(buf) && buf->valueint >= 0)
+		fprintf(f, "buffers on node %d", buf->valueint);
+	else
+		fprintf(f, "buffers node unknown");
+}
+
+void rp_report_text_numa(FILE *f, const struct rp_result *r)
+{
+	if (!r->client_info && !r->server_info)
+		return;
+	fprintf(f, "  numa   ");
+	numa_side(f, "client", r->client_info);
+	fputc(';', f);
+	numa_side(f, "server", r->server_info);
+	fputc('\n', f);
+}

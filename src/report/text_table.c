@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Text tables: one point on several transports (a row per figure), a sweep
+ * on one transport (a row per point, the layout of ib_write_bw's sweep),
+ * a sweep on several (a table per metric, transports side by side, ratios
+ * to the first). What a cell shows comes from one const table of figures;
+ * a figure that is missing, failed or not finite prints "-".
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "report/priv.h"
+
+/* When a figure exists. */
+enum fig_has { FIG_BW, FIG_LOAD, FIG_UNLOADED, FIG_CLIENT, FIG_SERVER };
+
+/* One figure of a result: where it is, its scale, width and precision. */
+struct figure {
+	const char *name;
+	size_t offset; /* of a double in struct rp_result */
+	double scale;
+	enum fig_has has;
+	int width;
+	int prec;
+};
+
+#define FIG(name, field, scale, has, width, prec)                              \
+	{                                                                      \
+		name, offsetof(struct rp_result, field), scale, has, width,    \
+			prec                                                   \
+	}
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One point, several transports: a row each. */
+static const struct figure compare_figs[] = {
+	FIG("throughput Gb/s", bits_per_second, 1e-9, FIG_BW, 20, 2),
+	FIG("messages/s", messages_per_second, 1, FIG_BW, 20, 2),
+	FIG("load p50 us", latency.p50, 1e-3, FIG_LOAD, 20, 2),
+	FIG("load p99 us", latency.p99, 1e-3, FIG_LOAD, 20, 2),
+	FIG("load max us", latency.max, 1e-3, FIG_LOAD, 20, 2),
+	FIG("unloaded p50 us", unloaded.p50, 1e-3, FIG_UNLOADED, 20, 2),
+	FIG("unloaded p99 us", unloaded.p99, 1e-3, FIG_UNLOADED, 20, 2),
+	FIG("unloaded max us", unloaded.max, 1e-3, FIG_UNLOADED, 20, 2),
+	FIG("client cpu us/KiB", client.cpu.us_per_kib, 1, FIG_CLIENT, 20, 2),
+	FIG("server cpu us/KiB", server.cpu.us_per_kib, 1, FIG_SERVER, 20, 2),
+};
+
+/* A sweep on one transport: a column each, after size, depth, iterations. */
+static const struct figure sweep_figs[] = {
+	FIG("Gb/s", bits_per_second, 1e-9, FIG_BW, 9, 3),
+	FIG("MiB/s", mib_per_second, 1, FIG_BW, 10, 2),
+	FIG("msg/s", messages_per_second, 1, FIG_BW, 11, 0),
+	FIG("p50", latency.p50, 1e-3, FIG_LOAD, 8, 2),
+	FIG("p99", latency.p99, 1e-3, FIG_LOAD, 8, 2),
+	FIG("max", latency.max, 1e-3, FIG_LOAD, 8, 2),
+	FIG("p50", unloaded.p50, 1e-3, FIG_UNLOADED, 8, 2),
+	FIG("client", client.cpu.us_per_kib, 1, FIG_CLIENT, 8, 3),
+	FIG("server", server.cpu.us_per_kib, 1, FIG_SERVER, 8, 3),
+};
+
+/* A sweep on several transports: a table each. */
+static const struct figure matrix_figs[] = {
+	FIG("throughput, Gb/s", bits_per_second, 1e-9, FIG_BW, 12, 3),
+	FIG("messages/s", messages_per_second, 1, FIG_BW, 12, 0),
+	FIG("latency under load, p50 us", latency.p50, 1e-3, FIG_LOAD, 12, 2),
+	FIG("latency under load, p99 us", latency.p99, 1e-3, FIG_LOAD, 12, 2),
+	FIG("unloaded latency, p50 us", unloaded.p50, 1e-3, FIG_UNLOADED, 12,
+	    2),
+	FIG("client cpu, us/KiB", client.cpu.us_per_kib, 1, FIG_CLIENT, 12, 3),
+};
+
+static double figure_value(const struct rp_result *r, const struct figure *g)
+{
+	return *(const double *)((const char *)r + g->offset) * g->scale;
+}
+
+/* Where the flag that says a figure exists is. */
+static const size_t has_at[] = {
+	[FIG_BW] = offsetof(struct rp_result, has_bandwidth),
+	[FIG_LOAD] = offsetof(struct rp_result, has_latency),
+	[FIG_UNLOADED] = offsetof(struct rp_result, has_unloaded),
+	[FIG_CLIENT] = offsetof(struct rp_result, client.present),
+	[FIG_SERVER] = offsetof(struct rp_result, server.present),
+};
+
+/* CPU figures are over the throughput phase: they need it too. */
+static bool figure_present(const struct rp_result *r, const struct figure *g)
+{
+	const bool *flag = (const bool *)((const char *)r + has_at[g->has]);
+
+	if (r->failed || !*flag || !isfinite(figure_value(r, g)))
+		return false;
+	return g->has < FIG_CLIENT || r->has_bandwidth;
+}
+
+/* The cell of @g in @r, or "-", @g->width wide after a space. */
+static void cell(FILE *f, const struct rp_result *r, const struct figure *g)
+{
+	if (figure_present(r, g))
+		fprintf(f, " %*.*f", g->width, g->prec, figure_value(r, g));
+	else
+		fprintf(f, " %*s", g->width, "-");
+}
+
+/* The ratio of @r's figure to @base's, "x1.85", or "-". */
+static void ratio_cell(FILE *f, const struct rp_result *base,
+		       const struct rp_result *r, const struct figure *g)
+{
+	char buf[32];
+	double b;
+
+	if (!figure_present(base, g) || !figure_present(r, g) ||
+	    (b = figure_value(base, g)) == 0) {
+		fprintf(f, " %*s", g->width, "-");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "x%.2f", figure_value(r, g) / b);
+	fprintf(f, " %*s", g->width, buf);
+}
+
+static void compare_cell(FILE *f, const struct rp_result *base,
+			 const struct rp_result *r, const struct figure *g)
+{
+	char c[40];
+	double v;
+
+	if (!figure_present(r, g)) {
+		fprintf(f, " %20s", "-");
+		return;
+	}
+	v = figure_value(r, g);
+	if (r == base || !figure_present(base, g) || figure_value(base, g) == 0)
+		snprintf(c, sizeof(c), "%.2f", v);
+	else
+		snprintf(c, sizeof(c), "%.2f (%.2fx)", v,
+			 v / figure_value(base, g));
+	fprintf(f, " %20s", c);
+}
+
+void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n)
+{
+	size_t i, k;
+
+	fprintf(f, "\ncomparison (ratio to %s)\n%-18s", res[0].transport, "");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %20s", res[i].transport);
+	fputc('\n', f);
+	for (k = 0; k < N_OF(compare_figs); k++) {
+		fprintf(f, "%-18s", compare_figs[k].name);
+		for (i = 0; i < n; i++)
+			compare_cell(f, &res[0], &res[i], &compare_figs[k]);
+		fputc('\n', f);
+	}
+	fprintf(f, "%-18s", "status");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %20s", res[i].failed ? "FAILED" : "ok");
+	fputc('\n', f);
+	for (i = 0; i < n; i++)
+		if (res[i].failed)
+			fprintf(f, "  %s: %s\n", res[i].transport,
+				res[i].error);
+}
+
+/* Size and depth of point @p (size-major), from the sweep's lists. */
+static void point_cells(FILE *f, const struct rp_config *cfg,
+			const struct rp_result *r, size_t p)
+{
+	size_t nd = cfg->n_depths ? cfg->n_depths : 1;
+	uint64_t size = cfg->n_sizes ? cfg->sizes[p / nd] : r->spec.size_bytes;
+	uint32_t depth =
+		cfg->n_depths ? cfg->depths[p % nd] : r->spec.queue_depth;
+	char sz[32];
+
+	fprintf(f, "  %9s %5u", rp_units_format_size(size, sz, sizeof(sz)),
+		depth);
+}
+
+/* "rdmaperf V: tcp write sweep, 6 points (3 sizes x 2 depths)..." */
+static void title(FILE *f, const struct rp_config *cfg,
+		  const struct rp_result *res, struct rp_report_shape shape)
+{
+	size_t t, ns = cfg->n_sizes ? cfg->n_sizes : 1;
+	size_t nd = cfg->n_depths ? cfg->n_depths : 1;
+
+	fprintf(f, "rdmaperf %s: ", RP_VERSION);
+	if (shape.n_transports == 1)
+		fprintf(f, "%s ", res[0].transport);
+	fprintf(f, "%s sweep, %zu points (%zu size%s x %zu depth%s)",
+		rp_op_name(cfg->spec.op), shape.n_points, ns,
+		ns == 1 ? "" : "s", nd, nd == 1 ? "" : "s");
+	for (t = 0; shape.n_transports > 1 && t < shape.n_transports; t++)
+		fprintf(f, "%s%s", t ? ", " : " on ",
+			res[t * shape.n_points].transport);
+	rp_report_test_flags(f, cfg, &cfg->spec);
+	if (cfg->spec.duration_ns)
+		fprintf(f, ", %.1f s per point",
+			(double)cfg->spec.duration_ns / 1e9);
+	fputc('\n', f);
+	rp_report_server_line(f, cfg, &res[0]);
+}
+
+static void sweep_head(FILE *f)
+{
+	size_t k;
+
+	fprintf(f, "  %59s %26s %8s %17s\n", "", "---- under load (us) -----",
+		"unloaded", "--- cpu us/KiB --");
+	fprintf(f, "  %9s %5s %10s", "size", "depth", "iterations");
+	for (k = 0; k < N_OF(sweep_figs); k++)
+		fprintf(f, " %*s", sweep_figs[k].width, sweep_figs[k].name);
+	fputc('\n', f);
+}
+
+static void sweep_row(FILE *f, const struct rp_config *cfg,
+		      const struct rp_result *r, size_t p)
+{
+	char it[32];
+	size_t k;
+
+	point_cells(f, cfg, r, p);
+	if (r->spec.duration_ns)
+		snprintf(it, sizeof(it), "%.1f s",
+			 (double)r->spec.duration_ns / 1e9);
+	else
+		snprintf(it, sizeof(it), "%llu",
+			 (unsigned long long)r->spec.iterations);
+	fprintf(f, " %10s", it);
+	if (r->failed) {
+		fprintf(f, "   FAILED (%s): %s\n", r->error_code, r->error);
+		return;
+	}
+	for (k = 0; k < N_OF(sweep_figs); k++)
+		cell(f, r, &sweep_figs[k]);
+	fputc('\n', f);
+}
+
+void rp_report_text_sweep(FILE *f, const struct rp_config *cfg,
+			  const struct rp_result *res, size_t n)
+{
+	struct rp_report_shape shape = { .n_points = n, .n_transports = 1 };
+	size_t p;
+
+	title(f, cfg, res, shape);
+	sweep_head(f);
+	for (p = 0; p < n; p++)
+		sweep_row(f, cfg, &res[p], p);
+	rp_report_text_notes(f, res, n);
+}
+
+/* One metric's table: a row per point, a column per transport, then the
+ * ratio of each other transport to the first. */
+static void metric_table(FILE *f, const struct rp_config *cfg,
+			 const struct rp_result *res, struct rp_report_shape sh,
+			 const struct figure *g)
+{
+	size_t p, t, np = sh.n_points;
+	char head[2 * RP_SPEC_NAME_LEN + 2];
+
+	fprintf(f, "\n%s\n  %9s %5s", g->name, "size", "depth");
+	for (t = 0; t < sh.n_transports; t++)
+		fprintf(f, " %*s", g->width, res[t * np].transport);
+	for (t = 1; t < sh.n_transports; t++) {
+		snprintf(head, sizeof(head), "%s/%s", res[t * np].transport,
+			 res[0].transport);
+		fprintf(f, " %*s", g->width, head);
+	}
+	fputc('\n', f);
+	for (p = 0; p < np; p++) {
+		point_cells(f, cfg, &res[p], p);
+		for (t = 0; t < sh.n_transports; t++)
+			cell(f, &res[t * np + p], g);
+		for (t = 1; t < sh.n_transports; t++)
+			ratio_cell(f, &res[p], &res[t * np + p], g);
+		fputc('\n', f);
+	}
+}
+
+static void failures(FILE *f, const struct rp_result *res, size_t n)
+{
+	char sz[32];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (res[i].failed)
+			fprintf(f, "  FAILED %s %s depth %u (%s): %s\n",
+				res[i].transport,
+				rp_units_format_size(res[i].spec.size_bytes, sz,
+						     sizeof(sz)),
+				res[i].spec.queue_depth, res[i].error_code,
+				res[i].error);
+}
+
+void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
+			   const struct rp_result *res,
+			   struct rp_report_shape shape)
+{
+	size_t k, n = shape.n_points * shape.n_transports;
+
+	title(f, cfg, res, shape);
+	for (k = 0; k < N_OF(matrix_figs); k++)
+		metric_table(f, cfg, res, shape, &matrix_figs[k]);
+	fputc('\n', f);
+	failures(f, res, n);
+	rp_report_text_notes(f, res, n);
+}
+
+static bool same_note(const struct rp_result *a, const struct rp_result *b)
+{
+	return !strcmp(a->transport, b->transport) &&
+	       !strcmp(a->notes, b->notes);
+}
+
+void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n)
+{
+	bool streams = false, bidir = false, seen;
+	const struct rp_result *unl = NULL;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		streams |= res[i].spec.streams > 1;
+		bidir |= res[i].spec.bidir;
+		if (!unl && res[i].has_unloaded)
+			unl = &res[i];
+	}
+	if (unl)
+		fprintf(f, "  unloaded p50: %s, ping-pong at depth 1\n",
+			unl->unloaded_halved ? "half round trip"
+					     : "whole operation");
+	if (streams)
+		fprintf(f, "  several streams: figures are their aggregate;"
+			   " per stream and fairness in --json\n");
+	if (bidir)
+		fprintf(f, "  --bidir: figures are both directions' sum;"
+			   " each direction in --json\n");
+	for (i = 0; i < n; i++) {
+		for (j = 0, seen = false; j < i && !seen; j++)
+			seen = same_note(&res[i], &res[j]);
+		if (res[i].notes[0] && !seen)
+			fprintf(f, "  note: %s: %s\n", res[i].transport,
+				res[i].notes);
+	}
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The client driver's private parts, shared by client.c (the control
+ * connection, setup, the sweep) and client_phase.c (one point's phases).
+ */
+#ifndef RP_RUN_CLIENT_H
+#define RP_RUN_CLIENT_H
+
+#include "run/run.h"
+
+struct client {
+	const struct rp_config *cfg;
+	const struct rp_xport_ops *ops;
+	struct rp_spec spec;   /* the test: buffers sized for the largest */
+	struct rp_result *res; /* the point being run */
+	int fd;
+	unsigned int n_fwd;	    /* streams the client initiates */
+	unsigned int n_rev;	    /* --bidir: streams the server initiates */
+	struct rp_stream **streams; /* n_fwd + n_rev, forward first */
+	struct rp_engine_stream *fwd; /* n_fwd, each with its histogram */
+	struct rp_engine_stream *rev; /* n_rev, no histogram */
+	struct rp_hist *scratch;      /* merges, the latency phase */
+	uint64_t size;		      /* the streams' current point */
+	uint32_t depth;
+	uint64_t verify_seen; /* verify_errors before this point */
+};
+
+/* client.c */
+__attribute__((format(printf, 4, 5))) int client_fail(struct rp_result *res,
+						      int err, const char *code,
+						      const char *fmt, ...);
+int client_call(struct client *c, uint16_t type, const cJSON *body,
+		uint16_t want, int timeout_ms, cJSON **reply);
+
+/* client_phase.c */
+int client_run_point(struct client *c);
+
+#endif

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One point of the client's sweep: move every stream to the point, then
+ * warm-up, latency and throughput phases, each START/READY ... STOP/DONE.
+ * The client's initiators run in a crew of -T threads; under --bidir its
+ * responders serve the server's streams in a second crew meanwhile.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/json.h"
+#include "proto/proto.h"
+#include "run/client.h"
+#include "run/crew.h"
+#include "run/flow.h"
+
+#define fail client_fail
+
+/* Both ends move their streams to this point before its first phase. */
+static int set_point(struct client *c)
+{
+	const struct rp_spec *sp = &c->res->spec;
+	unsigned int i;
+	int err;
+
+	if (c->size == sp->size_bytes && c->depth == sp->queue_depth)
+		return 0;
+	for (i = 0; i < c->n_fwd + c->n_rev; i++) {
+		err = c->ops->set_point(c->streams[i], sp->size_bytes,
+					sp->queue_depth);
+		if (err)
+			return fail(c->res, err, "transport", "%s: %s",
+				    c->ops->name,
+				    rp_err_text(&c->streams[i]->err, err));
+	}
+	c->size = sp->size_bytes;
+	c->depth = sp->queue_depth;
+	return 0;
+}
+
+/* START {phase, point, how long} / READY, or STOP {phase} / DONE. */
+static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
+		      const struct rp_engine_opts *o, int timeout_ms,
+		      cJSON **reply)
+{
+	const struct rp_spec *sp = &c->res->spec;
+	cJSON *body = cJSON_CreateObject();
+	uint16_t want = type == RP_MSG_START ? RP_MSG_READY : RP_MSG_DONE;
+	int err;
+
+	if (!body || !cJSON_AddStringToObject(body, "phase", rp_phase_name(p)))
+		err = -ENOMEM;
+	else if (type == RP_MSG_START &&
+		 (!cJSON_AddNumberToObject(body, "size",
+					   (double)sp->size_bytes) ||
+		  !cJSON_AddNumberToObject(body, "depth", sp->queue_depth) ||
+		  !cJSON_AddNumberToObject(body, "iterations",
+					   (double)o->iterations) ||
+		  !cJSON_AddNumberToObject(body, "duration_ns",
+					   (double)o->duration_ns)))
+		err = -ENOMEM;
+	else if (type == RP_MSG_STOP && c->cfg->interrupted &&
+		 atomic_load(c->cfg->interrupted) &&
+		 !cJSON_AddTrueToObject(body, "abort"))
+		err = -ENOMEM;
+	else
+		err = client_call(c, type, body, want, timeout_ms, reply);
+	cJSON_Delete(body);
+	return err == -ENOMEM ? fail(c->res, err, "internal", "out of memory")
+			      : err;
+}
+
+/* A failure inside a phase: tell the server, name what failed. */
+static int phase_failed(struct client *c, enum rp_phase p, int err,
+			struct rp_stream *s)
+{
+	char msg[RP_ERR_LEN + 32];
+
+	snprintf(msg, sizeof(msg), "%s phase: %s", rp_phase_name(p),
+		 s ? rp_err_text(&s->err, err) : strerror(-err));
+	rp_proto_send_error(c->fd, "client", msg);
+	return fail(c->res, err, err == -ETIMEDOUT ? "timeout" : "transport",
+		    "%s: %s", c->ops->name, msg);
+}
+
+static void server_side(const cJSON *done, struct rp_side *side)
+{
+	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(done, "cpu");
+
+	side->present = true;
+	side->messages = rp_json_u64_or(done, "messages", 0);
+	side->bytes = rp_json_u64_or(done, "bytes", 0);
+	side->verify_errors = rp_json_u64_or(done, "verify_errors", 0);
+	rp_cpu_usage_from_json(cpu, &side->cpu);
+}
+
+/* Ping-pong phase on the first stream: the statistics of rtt/2 for the
+ * ops that go there and back (perftest's "latency"), of the whole op for
+ * read and atomics. */
+static int run_latency(struct client *c)
+{
+	struct rp_engine_opts o = { .iterations = c->res->spec.lat_iterations,
+				    .intr = c->cfg->interrupted };
+	struct rp_engine_stream es = { .s = c->fwd[0].s, .hist = c->scratch };
+	struct rp_result *r = c->res;
+	cJSON *done = NULL;
+	int err;
+
+	rp_hist_reset(c->scratch);
+	err = phase_call(c, RP_PHASE_LATENCY, RP_MSG_START, &o,
+			 RP_SETUP_TIMEOUT_MS, NULL);
+	if (err)
+		return err;
+	err = rp_engine_latency(&es, &o);
+	if (err)
+		return phase_failed(c, RP_PHASE_LATENCY, err, es.s);
+	err = phase_call(c, RP_PHASE_LATENCY, RP_MSG_STOP, &o,
+			 RP_SETUP_TIMEOUT_MS, &done);
+	cJSON_Delete(done);
+	if (err)
+		return err;
+	rp_hist_summarize(c->scratch, &r->rtt);
+	r->unloaded_halved = rp_op_info(r->spec.op)->rtt_halved;
+	r->unloaded = r->rtt;
+	rp_hist_summary_scale(&r->unloaded, r->unloaded_halved ? 0.5 : 1.0);
+	r->has_unloaded = true;
+	return 0;
+}
+
+/* How long the client waits for DONE: under --bidir the server's own
+ * initiators may still be finishing (they end on their own, bounded by
+ * their stall time), so allow them as long again as the client took. */
+static int done_timeout_ms(const struct client *c, uint64_t took_ns)
+{
+	uint64_t ms = RP_SETUP_TIMEOUT_MS;
+
+	if (c->n_rev)
+		ms += RP_STALL_TIMEOUT_NS / 1000000 + 2 * took_ns / 1000000;
+	return ms > 24ULL * 3600 * 1000 ? 24 * 3600 * 1000 : (int)ms;
+}
+
+struct traffic {
+	enum rp_phase phase;
+	struct rp_engine_opts o;
+	struct rp_crew_opts co;
+	struct rp_crew *responders; /* --bidir */
+	struct rp_cpu_sample a, b;
+	struct rp_cpu_usage cpu;
+	cJSON *done;
+};
+
+static int traffic_start(struct client *c, struct traffic *t)
+{
+	const struct rp_config *cfg = c->cfg;
+	bool loop = cfg->mode == RP_MODE_LOOPBACK;
+	int err;
+
+	t->co = (struct rp_crew_opts){ .phase = t->phase,
+				       .eng = t->o,
+				       .cpus = cfg->cpus,
+				       .n_cpus = cfg->n_cpus };
+	rp_cpu_sample(&t->a, loop, cfg->cpus, (unsigned int)cfg->n_cpus);
+	if (c->n_rev) {
+		t->co.cpu_base = c->spec.threads;
+		err = rp_crew_start(&t->responders, RP_ROLE_RESPONDER, c->rev,
+				    NULL, c->n_rev, c->spec.threads, &t->co);
+		if (err)
+			return fail(c->res, err, "internal",
+				    "cannot start the responder threads");
+		t->co.cpu_base = 0;
+	}
+	return phase_call(c, t->phase, RP_MSG_START, &t->o, RP_SETUP_TIMEOUT_MS,
+			  NULL);
+}
+
+/* The initiators' crew, from START to its join. */
+static int traffic_run(struct client *c, struct traffic *t, uint64_t *took)
+{
+	struct rp_crew *crew;
+	struct rp_stream *bad = NULL;
+	uint64_t t0 = rp_clock_ns();
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < c->n_fwd; i++)
+		if (c->fwd[i].hist)
+			rp_hist_reset(c->fwd[i].hist);
+	err = rp_crew_start(&crew, RP_ROLE_INITIATOR, c->fwd, NULL, c->n_fwd,
+			    c->spec.threads, &t->co);
+	if (err)
+		return fail(c->res, err, "internal",
+			    "cannot start the initiator threads");
+	err = rp_crew_join(crew, &t->cpu, &bad);
+	*took = rp_clock_ns() - t0;
+	return err ? phase_failed(c, t->phase, err, bad) : 0;
+}
+
+static int traffic_end(struct client *c, struct traffic *t, int err,
+		       uint64_t took)
+{
+	bool loop = c->cfg->mode == RP_MODE_LOOPBACK;
+	struct rp_stream *bad = NULL;
+	int rerr;
+
+	if (!err)
+		err = phase_call(c, t->phase, RP_MSG_STOP, &t->o,
+				 done_timeout_ms(c, took), &t->done);
+	if (t->responders) {
+		rp_crew_stop(t->responders);
+		rerr = rp_crew_join(t->responders, &t->cpu, &bad);
+		t->responders = NULL;
+		if (rerr && !err)
+			err = phase_failed(c, t->phase, rerr, bad);
+	}
+	rp_cpu_sample(&t->b, loop, c->cfg->cpus, (unsigned int)c->cfg->n_cpus);
+	return err;
+}
+
+/* One traffic phase (warm-up or throughput), both directions under
+ * --bidir. The caller owns t->done afterwards. */
+static int run_traffic(struct client *c, struct traffic *t)
+{
+	uint64_t took = 0;
+	int err;
+
+	err = traffic_start(c, t);
+	if (!err)
+		err = traffic_run(c, t, &took);
+	return traffic_end(c, t, err, took);
+}
+
+static int run_warmup(struct client *c)
+{
+	struct traffic t = { .phase = RP_PHASE_WARMUP,
+			     .o = { .iterations = c->res->spec.warmup,
+				    .intr = c->cfg->interrupted } };
+	uint64_t n = 0;
+	unsigned int i;
+	int err = run_traffic(c, &t);
+
+	cJSON_Delete(t.done);
+	for (i = 0; i < c->n_fwd; i++)
+		n += c->fwd[i].out.messages;
+	c->res->warmup_messages = n;
+	return err;
+}
+
+/* This side's CPU over the phase: the process's, or, sharing the process
+ * with the server (--loopback), the sum of the test's own threads. */
+static void client_cpu(struct client *c, struct traffic *t, uint64_t bytes)
+{
+	struct rp_cpu_usage *u = &c->res->client.cpu;
+
+	*u = t->cpu;
+	rp_cpu_usage(&t->a, &t->b, bytes, u);
+	if (c->cfg->mode == RP_MODE_LOOPBACK)
+		rp_cpu_usage_own_threads(u, bytes);
+}
+
+/* The test's figures: the sum of its directions. */
+static void totals(struct rp_result *r)
+{
+	int d;
+
+	for (d = 0; d < RP_DIR__COUNT; d++) {
+		const struct rp_flow *f = &r->dir[d].flow;
+
+		if (!r->dir[d].present)
+			continue;
+		r->bytes += f->bytes;
+		r->messages += f->messages;
+		r->seconds = f->seconds > r->seconds ? f->seconds : r->seconds;
+		r->bits_per_second += f->bits_per_second;
+		r->mib_per_second += f->mib_per_second;
+		r->messages_per_second += f->messages_per_second;
+	}
+	r->latency = r->dir[RP_DIR_C2S].flow.latency;
+	r->has_latency = true;
+	r->has_bandwidth = true;
+}
+
+static int bandwidth_results(struct client *c, struct traffic *t)
+{
+	const cJSON *s2c =
+		cJSON_GetObjectItemCaseSensitive(t->done, "direction");
+	struct rp_result *r = c->res;
+	int err;
+
+	err = rp_direction_build(&r->dir[RP_DIR_C2S], c->fwd, c->n_fwd,
+				 c->spec.threads, r->spec.size_bytes,
+				 c->scratch);
+	if (!err && c->n_rev && cJSON_IsObject(s2c))
+		err = rp_direction_from_json(s2c, c->n_rev,
+					     &r->dir[RP_DIR_S2C]);
+	if (err)
+		return fail(r, err, "internal", "out of memory");
+	totals(r);
+	r->client.present = true;
+	r->client.messages = r->dir[RP_DIR_C2S].flow.messages;
+	r->client.bytes = r->dir[RP_DIR_C2S].flow.bytes;
+	client_cpu(c, t, r->bytes);
+	server_side(t->done, &r->server);
+	r->server.cpu.us_per_kib = rp_cpu_service_demand(
+		r->server.cpu.user_s, r->server.cpu.sys_s, r->bytes);
+	r->server.cpu.cycles_per_kib =
+		rp_cpu_cycles_per_kib(r->server.cpu.user_s, r->server.cpu.sys_s,
+				      r->bytes, r->server.cpu.hz);
+	return 0;
+}
+
+static int run_bandwidth(struct client *c)
+{
+	struct traffic t = { .phase = RP_PHASE_BANDWIDTH,
+			     .o = { .iterations = c->res->spec.iterations,
+				    .duration_ns = c->res->spec.duration_ns,
+				    .intr = c->cfg->interrupted } };
+	int err = run_traffic(c, &t);
+
+	if (!err)
+		err = bandwidth_results(c, &t);
+	cJSON_Delete(t.done);
+	return err;
+}
+
+/* --verify: what this point added to both ends' counts. */
+static int check_verify(struct client *c)
+{
+	struct rp_result *r = c->res;
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < c->n_fwd + c->n_rev; i++)
+		total += c->ops->verify_errors(c->streams[i]);
+	r->client.verify_errors = total - c->verify_seen;
+	c->verify_seen = total;
+	if (!r->spec.verify)
+		return 0;
+	if (r->client.verify_errors || r->server.verify_errors)
+		return fail(r, -EIO, "verify",
+			    "payload check failed: %llu bad messages on the "
+			    "client, %llu on the server",
+			    (unsigned long long)r->client.verify_errors,
+			    (unsigned long long)r->server.verify_errors);
+	return 0;
+}
+
+int client_run_point(struct client *c)
+{
+	const struct rp_spec *sp = &c->res->spec;
+	int err = set_point(c);
+
+	if (!err && sp->warmup)
+		err = run_warmup(c);
+	if (!err && sp->latency)
+		err = run_latency(c);
+	if (!err && sp->bandwidth)
+		err = run_bandwidth(c);
+	if (!err)
+		err = check_verify(c);
+	return err;
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A server session's phases, START/STOP pairs until BYE. START names the
+ * phase and the point (size, depth: every stream moves there first) and,
+ * for the server's own initiators under --bidir, how long to run. During
+ * a phase a crew of responder threads serves the client's streams (and,
+ * under --bidir outside the latency phase, a crew of initiators drives the
+ * server's) while the session thread watches the control connection for
+ * STOP, ERROR or the client's disappearance.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "proto/proto.h"
+#include "run/crew.h"
+#include "run/flow.h"
+#include "run/server.h"
+
+#define SESSION_POLL_MS 200
+
+struct phase {
+	enum rp_phase phase;
+	uint64_t size;
+	uint32_t depth;
+	struct rp_engine_opts o;
+	atomic_int abort; /* the server's initiators: stop posting */
+	struct rp_crew *responders;
+	struct rp_crew *initiators;
+	struct rp_side_stats *st; /* the responders', per stream */
+	struct rp_cpu_sample a, b;
+	struct rp_cpu_usage cpu;
+	struct rp_stream *bad;
+};
+
+/* START's body: the phase, a point within the test's limits, a length. */
+static int parse_start(struct session *s, const cJSON *b, struct phase *p)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(b, "phase");
+	uint64_t depth = s->spec.queue_depth;
+	char text[160];
+
+	p->size = s->spec.size_bytes;
+	if (!cJSON_IsString(name) ||
+	    rp_phase_parse(name->valuestring, &p->phase))
+		return session_refuse(s, -EBADMSG, "protocol",
+				      "START without a phase");
+	if ((cJSON_GetObjectItemCaseSensitive(b, "size") &&
+	     (rp_json_u64(b, "size", s->spec.size_bytes, &p->size) ||
+	      !p->size)) ||
+	    (cJSON_GetObjectItemCaseSensitive(b, "depth") &&
+	     (rp_json_u64(b, "depth", s->spec.queue_depth, &depth) ||
+	      !depth)) ||
+	    (cJSON_GetObjectItemCaseSensitive(b, "iterations") &&
+	     rp_json_u64(b, "iterations", RP_SPEC_MAX_ITERS,
+			 &p->o.iterations)) ||
+	    (cJSON_GetObjectItemCaseSensitive(b, "duration_ns") &&
+	     rp_json_u64(b, "duration_ns", RP_SPEC_MAX_SECONDS * 1000000000ULL,
+			 &p->o.duration_ns))) {
+		snprintf(text, sizeof(text),
+			 "START: size 1 to %llu, depth 1 to %u, iterations "
+			 "and duration_ns within the spec's limits",
+			 (unsigned long long)s->spec.size_bytes,
+			 s->spec.queue_depth);
+		return session_refuse(s, -EINVAL, "spec", text);
+	}
+	if (rp_op_is_atomic(s->spec.op) && p->size != 8)
+		return session_refuse(s, -EINVAL, "spec",
+				      "START: atomics move exactly 8 bytes");
+	p->depth = (uint32_t)depth;
+	return 0;
+}
+
+static int set_point(struct session *s, const struct phase *p)
+{
+	unsigned int i;
+	int err;
+
+	if (s->size == p->size && s->depth == p->depth)
+		return 0;
+	for (i = 0; i < s->n_fwd + s->n_rev; i++) {
+		err = s->ops->set_point(s->streams[i], p->size, p->depth);
+		if (err)
+			return session_refuse(
+				s, err, "transport",
+				rp_err_text(&s->streams[i]->err, err));
+	}
+	s->size = p->size;
+	s->depth = p->depth;
+	return 0;
+}
+
+static int start_crews(struct session *s, struct phase *p)
+{
+	const struct rp_config *cfg = s->srv->cfg;
+	struct rp_crew_opts co = { .phase = p->phase,
+				   .eng = p->o,
+				   .cpus = cfg->cpus,
+				   .n_cpus = cfg->n_cpus };
+	struct rp_engine_stream *fwd;
+	unsigned int i;
+	int err;
+
+	p->st = calloc(s->n_fwd, sizeof(*p->st));
+	fwd = calloc(s->n_fwd, sizeof(*fwd));
+	if (!p->st || !fwd) {
+		free(fwd);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->n_fwd; i++)
+		fwd[i].s = s->streams[i];
+	co.eng.intr = &p->abort;
+	err = rp_crew_start(&p->responders, RP_ROLE_RESPONDER, fwd, p->st,
+			    s->n_fwd, s->spec.threads, &co);
+	free(fwd); /* the crew copied the stream pointers */
+	/* no length (a 1.0 client): its initiators would never end */
+	if (err || !s->n_rev || p->phase == RP_PHASE_LATENCY ||
+	    (!p->o.iterations && !p->o.duration_ns))
+		return err;
+	for (i = 0; i < s->n_rev; i++)
+		rp_hist_reset(s->rev[i].hist);
+	co.cpu_base = s->spec.threads;
+	return rp_crew_start(&p->initiators, RP_ROLE_INITIATOR, s->rev, NULL,
+			     s->n_rev, s->spec.threads, &co);
+}
+
+/* Join what runs; the first failure's stream in p->bad. */
+static int join_crews(struct phase *p)
+{
+	struct rp_stream *bad = NULL;
+	int err = 0, e;
+
+	if (p->responders) {
+		rp_crew_stop(p->responders);
+		err = rp_crew_join(p->responders, &p->cpu, &p->bad);
+		p->responders = NULL;
+	}
+	if (p->initiators) {
+		e = rp_crew_join(p->initiators, &p->cpu, &bad);
+		p->initiators = NULL;
+		if (e && !err) {
+			err = e;
+			p->bad = bad;
+		}
+	}
+	return err;
+}
+
+static bool crews_failed(const struct phase *p)
+{
+	return (p->responders && rp_crew_failed(p->responders)) ||
+	       (p->initiators && rp_crew_failed(p->initiators));
+}
+
+/* Wait for the client's STOP while the crews run; a crew that fails ends
+ * the phase at once, with its reason. */
+static int await_stop(struct session *s, struct phase *p, cJSON **body)
+{
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	char text[RP_ERR_LEN + 32];
+	int n, err;
+
+	for (;;) {
+		if (crews_failed(p)) {
+			atomic_store(&p->abort, 1);
+			err = join_crews(p);
+			snprintf(text, sizeof(text), "%s phase: %s",
+				 rp_phase_name(p->phase),
+				 p->bad ? rp_err_text(&p->bad->err, err)
+					: strerror(-err));
+			return session_refuse(s, err, "transport", text);
+		}
+		n = poll(&pfd, 1, SESSION_POLL_MS);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			return session_expect(s, RP_MSG_STOP,
+					      RP_CTRL_TIMEOUT_MS, body);
+	}
+}
+
+/* The side's CPU over the phase: the process's, or, sharing the process
+ * with the client (--loopback), the sum of this side's threads. */
+static void phase_cpu(const struct session *s, struct phase *p, uint64_t bytes)
+{
+	struct rp_cpu_usage *u = &p->cpu;
+
+	rp_cpu_usage(&p->a, &p->b, bytes, u);
+	if (s->srv->cfg->mode == RP_MODE_LOOPBACK)
+		rp_cpu_usage_own_threads(u, bytes);
+}
+
+/* DONE: what the responders saw, the CPU, and under --bidir the server's
+ * own direction. */
+static cJSON *done_body(struct session *s, struct phase *p)
+{
+	struct rp_side_stats sum = { 0 };
+	struct rp_direction d = { 0 };
+	cJSON *b = cJSON_CreateObject(), *c;
+	uint64_t verr = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->n_fwd; i++) {
+		sum.messages += p->st[i].messages;
+		sum.bytes += p->st[i].bytes;
+		sum.verify_errors += p->st[i].verify_errors;
+	}
+	for (i = 0; i < s->n_rev; i++)
+		verr += s->ops->verify_errors(s->rev[i].s);
+	sum.verify_errors += verr - s->verify_seen;
+	s->verify_seen = verr;
+	if (s->n_rev && p->phase != RP_PHASE_LATENCY &&
+	    !rp_direction_build(&d, s->rev, s->n_rev, s->spec.threads, s->size,
+				s->scratch))
+		cJSON_AddItemToObject(b, "direction", rp_direction_to_json(&d));
+	phase_cpu(s, p, sum.bytes + d.flow.bytes);
+	rp_direction_fini(&d);
+	if (!b)
+		return NULL;
+	cJSON_AddNumberToObject(b, "messages", (double)sum.messages);
+	cJSON_AddNumberToObject(b, "bytes", (double)sum.bytes);
+	cJSON_AddNumberToObject(b, "verify_errors", (double)sum.verify_errors);
+	c = cJSON_AddObjectToObject(b, "cpu");
+	if (c)
+		rp_cpu_usage_to_json(&p->cpu, c);
+	return b;
+}
+
+static int run_phase(struct session *s, struct phase *p)
+{
+	const struct rp_config *cfg = s->srv->cfg;
+	bool loop = cfg->mode == RP_MODE_LOOPBACK;
+	cJSON *body = NULL;
+	int err;
+
+	err = set_point(s, p);
+	if (err)
+		return err;
+	rp_cpu_sample(&p->a, loop, cfg->cpus, (unsigned int)cfg->n_cpus);
+	err = start_crews(s, p);
+	if (err)
+		session_refuse(s, err, "server", "cannot start the threads");
+	else
+		err = rp_proto_send(s->fd, RP_MSG_READY, NULL,
+				    RP_CTRL_TIMEOUT_MS);
+	if (!err)
+		err = await_stop(s, p, &body);
+	/* an interrupted client stops the server's own initiators too */
+	if (err ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(body, "abort")))
+		atomic_store(&p->abort, 1);
+	cJSON_Delete(body);
+	if (join_crews(p) && !err)
+		err = session_refuse(s, -EIO, "transport",
+				     p->bad ? p->bad->err.msg
+					    : "a thread failed");
+	if (err)
+		return err;
+	rp_cpu_sample(&p->b, loop, cfg->cpus, (unsigned int)cfg->n_cpus);
+	body = done_body(s, p);
+	err = body ? rp_proto_send(s->fd, RP_MSG_DONE, body, RP_CTRL_TIMEOUT_MS)
+		   : -ENOMEM;
+	cJSON_Delete(body);
+	return err;
+}
+
+int session_phases(struct session *s)
+{
+	struct phase p;
+	cJSON *body = NULL;
+	uint16_t type;
+	int err;
+
+	for (;;) {
+		err = rp_proto_recv(s->fd, RP_SETUP_TIMEOUT_MS, &type, &body);
+		if (err)
+			return session_refuse(s, err, "protocol",
+					      rp_proto_strerror(err));
+		if (type == RP_MSG_BYE) {
+			cJSON_Delete(body);
+			return 0;
+		}
+		memset(&p, 0, sizeof(p));
+		err = type == RP_MSG_START
+			      ? parse_start(s, body, &p)
+			      : session_refuse(s, -EPROTO, "protocol",
+					       "expected START or BYE");
+		cJSON_Delete(body);
+		if (!err)
+			err = run_phase(s, &p);
+		free(p.st);
+		if (err)
+			return err;
+	}
+}

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A server session's setup, on the session thread:
+ *
+ *   HELLO -> TEST -> (listen, SETUP, accept every stream) -> STREAMS
+ *         -> { START -> serving -> STOP -> DONE }* -> BYE (server_phase.c)
+ *
+ * Any error: ERROR to the client where possible, release, next client.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "platform/wait.h"
+#include "proto/proto.h"
+#include "run/server.h"
+
+#define SESSION_POLL_MS 200
+#define TOKEN_BYTES	12
+
+void session_log(const struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->srv->cfg->quiet)
+		return;
+	fprintf(stderr, "rdmaperf server: %s: ", s->peer);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Log, tell the client, and return @err. */
+int session_refuse(struct session *s, int err, const char *code,
+		   const char *msg)
+{
+	session_log(s, "%s: %s", code, msg);
+	rp_proto_send_error(s->fd, code, msg);
+	return err;
+}
+
+int session_expect(struct session *s, uint16_t want, int timeout_ms,
+		   cJSON **body)
+{
+	char text[200];
+	uint16_t type;
+	int err;
+
+	err = rp_proto_recv(s->fd, timeout_ms, &type, body);
+	if (err)
+		return session_refuse(s, err, "protocol",
+				      rp_proto_strerror(err));
+	if (type == RP_MSG_ERROR) {
+		rp_proto_error_text(*body, text, sizeof(text));
+		session_log(s, "client error: %s", text);
+		cJSON_Delete(*body);
+		*body = NULL;
+		return -ECONNABORTED;
+	}
+	if (type != want) {
+		snprintf(text, sizeof(text), "expected %s, got %s",
+			 rp_proto_type_name(want), rp_proto_type_name(type));
+		cJSON_Delete(*body);
+		*body = NULL;
+		return session_refuse(s, -EPROTO, "protocol", text);
+	}
+	return 0;
+}
+
+static int do_hello(struct session *s)
+{
+	cJSON *body = NULL, *me;
+	int err;
+
+	err = session_expect(s, RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS, &body);
+	if (err)
+		return err;
+	cJSON_Delete(body);
+	me = rp_host_info();
+	if (!me)
+		return -ENOMEM;
+	cJSON_AddNumberToObject(me, "proto", RP_PROTO_VERSION);
+	err = rp_proto_send(s->fd, RP_MSG_HELLO, me, RP_CTRL_TIMEOUT_MS);
+	cJSON_Delete(me);
+	return err;
+}
+
+static int do_test(struct session *s)
+{
+	struct rp_err why = { "" };
+	char err_text[200];
+	cJSON *body = NULL;
+	int err;
+
+	err = session_expect(s, RP_MSG_TEST, RP_CTRL_TIMEOUT_MS, &body);
+	if (err)
+		return err;
+	err = rp_proto_spec_decode(body, &s->spec, err_text, sizeof(err_text));
+	cJSON_Delete(body);
+	if (err)
+		return session_refuse(s, err, "spec", err_text);
+	s->ops = rp_xport_find(s->spec.transport);
+	if (!s->ops) {
+		snprintf(err_text, sizeof(err_text),
+			 "transport %s is not supported by this server",
+			 s->spec.transport);
+		return session_refuse(s, -ENOENT, "transport", err_text);
+	}
+	err = s->ops->probe(s->ops, &why);
+	if (err)
+		return session_refuse(s, err, "transport",
+				      rp_err_text(&why, err));
+	session_log(s, "test: %s %s", s->spec.transport,
+		    rp_op_name(s->spec.op));
+	return 0;
+}
+
+/* The token that admits a data connection: unguessable, or no test. */
+static int make_token(char *buf, size_t len)
+{
+	uint8_t raw[TOKEN_BYTES];
+	size_t i;
+	int err = rp_random_bytes(raw, sizeof(raw));
+
+	if (err)
+		return err;
+	for (i = 0; i < sizeof(raw) && 2 * i + 2 < len; i++)
+		snprintf(buf + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+/* Accept data stream @i in short slices, watching the control connection
+ * meanwhile: a client that failed to connect says so (or goes away), and
+ * the server must not stay busy for the whole setup timeout. */
+static int accept_stream(struct session *s, const char *token, unsigned int i,
+			 uint64_t deadline)
+{
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	enum rp_role role =
+		i < s->n_fwd ? RP_ROLE_RESPONDER : RP_ROLE_INITIATOR;
+	int err = -ETIMEDOUT;
+
+	while (err == -ETIMEDOUT && rp_ms_left(deadline) > 0) {
+		err = s->ops->accept(s->listener, token, role, SESSION_POLL_MS,
+				     &s->streams[i]);
+		if (err != -ETIMEDOUT || s->streams_msg ||
+		    poll(&pfd, 1, 0) <= 0)
+			continue;
+		/* ERROR or EOF: the client gave up. STREAMS: its side of
+		 * every connection is up before ours; finish accepting. */
+		err = session_expect(s, RP_MSG_STREAMS, RP_CTRL_TIMEOUT_MS,
+				     &s->streams_msg);
+		if (err)
+			return err;
+		err = -ETIMEDOUT;
+	}
+	return err;
+}
+
+static int accept_streams(struct session *s, const char *token)
+{
+	uint64_t deadline = rp_deadline_ns(RP_SETUP_TIMEOUT_MS);
+	unsigned int i;
+	int err = 0;
+
+	s->n_fwd = s->spec.streams;
+	s->n_rev = s->spec.bidir ? s->spec.streams : 0;
+	s->streams = calloc(s->n_fwd + s->n_rev, sizeof(*s->streams));
+	s->rev = calloc(s->n_rev ? s->n_rev : 1, sizeof(*s->rev));
+	if (!s->streams || !s->rev || rp_hist_create(&s->scratch))
+		return -ENOMEM;
+	for (i = 0; !err && i < s->n_fwd + s->n_rev; i++)
+		err = accept_stream(s, token, i, deadline);
+	for (i = 0; !err && i < s->n_rev; i++) {
+		s->rev[i].s = s->streams[s->n_fwd + i];
+		err = rp_hist_create(&s->rev[i].hist);
+	}
+	return err;
+}
+
+static int do_setup(struct session *s)
+{
+	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
+	char token[2 * TOKEN_BYTES + 1], text[RP_ERR_LEN + 64];
+	struct rp_err why = { "" };
+	int err = -ENOMEM;
+
+	if (!reply || !ep)
+		goto out;
+	err = make_token(token, sizeof(token));
+	if (err) {
+		session_refuse(s, err, "server",
+			       "no random source for the data token");
+		goto out;
+	}
+	err = s->ops->listen(s->ops, &s->spec, &s->srv->cfg->params, ep,
+			     &s->listener, &why);
+	if (err) {
+		snprintf(text, sizeof(text), "%s: cannot listen: %s",
+			 s->ops->name, rp_err_text(&why, err));
+		session_refuse(s, err, "transport", text);
+		goto out;
+	}
+	cJSON_AddStringToObject(reply, "token", token);
+	cJSON_AddItemToObject(reply, "endpoint", ep);
+	ep = NULL;
+	err = rp_proto_send(s->fd, RP_MSG_SETUP, reply, RP_CTRL_TIMEOUT_MS);
+	if (!err)
+		err = accept_streams(s, token);
+	if (err && err != -EPIPE && err != -ECONNABORTED &&
+	    err != -ECONNRESET) {
+		snprintf(text, sizeof(text), "%s: no data connection: %s",
+			 s->ops->name, rp_err_text(&s->listener->err, err));
+		session_refuse(s, err, "transport", text);
+	}
+out:
+	cJSON_Delete(ep);
+	cJSON_Delete(reply);
+	return err;
+}
+
+/* Every stream's peer information, in stream order, both ways. */
+static int do_streams(struct session *s)
+{
+	unsigned int i, n = s->n_fwd + s->n_rev;
+	cJSON *msg = s->streams_msg, *mine = NULL, *arr;
+	const cJSON *peer;
+	int err = 0;
+
+	s->streams_msg = NULL;
+	if (!msg && (err = session_expect(s, RP_MSG_STREAMS,
+					  RP_SETUP_TIMEOUT_MS, &msg)))
+		return err;
+	peer = cJSON_GetObjectItemCaseSensitive(msg, "streams");
+	if (!cJSON_IsArray(peer) || cJSON_GetArraySize(peer) != (int)n) {
+		cJSON_Delete(msg);
+		return session_refuse(s, -EBADMSG, "protocol",
+				      "STREAMS does not describe every stream");
+	}
+	for (i = 0; !err && i < n; i++)
+		err = s->ops->set_peer(s->streams[i],
+				       cJSON_GetArrayItem(peer, (int)i));
+	cJSON_Delete(msg);
+	if (err)
+		return session_refuse(
+			s, err, "transport",
+			rp_err_text(&s->streams[i - 1]->err, err));
+	mine = cJSON_CreateObject();
+	arr = mine ? cJSON_AddArrayToObject(mine, "streams") : NULL;
+	for (i = 0, err = arr ? 0 : -ENOMEM; !err && i < n; i++) {
+		cJSON *one = cJSON_CreateObject();
+
+		if (!one || !cJSON_AddItemToArray(arr, one))
+			err = -ENOMEM;
+		else
+			err = s->ops->local_info(s->streams[i], one);
+	}
+	if (!err)
+		err = rp_proto_send(s->fd, RP_MSG_STREAMS, mine,
+				    RP_CTRL_TIMEOUT_MS);
+	cJSON_Delete(mine);
+	return err;
+}
+
+int session_run(struct session *s)
+{
+	int err;
+
+	err = do_hello(s);
+	if (!err)
+		err = do_test(s);
+	if (!err)
+		atomic_fetch_add(&s->srv->tests, 1);
+	if (!err)
+		err = do_setup(s);
+	if (s->listener) {
+		s->ops->unlisten(s->listener);
+		s->listener = NULL;
+	}
+	if (!err)
+		err = do_streams(s);
+	if (!err)
+		err = session_phases(s);
+	if (s->streams && s->streams[0] && s->streams[0]->note[0])
+		session_log(s, "note: %s", s->streams[0]->note);
+	session_log(s, "%s", err ? "test ended with an error" : "test done");
+	return err;
+}
+
+void session_free(struct session *s)
+{
+	unsigned int i;
+
+	for (i = 0; s->streams && i < s->n_fwd + s->n_rev; i++)
+		if (s->streams[i])
+			s->ops->close(s->streams[i]);
+	for (i = 0; s->rev && i < s->n_rev; i++)
+		rp_hist_destroy(s->rev[i].hist);
+	rp_hist_destroy(s->scratch);
+	cJSON_Delete(s->streams_msg);
+	free(s->streams);
+	free(s->rev);
+	free(s);
+}
