@@ -35,6 +35,10 @@ struct rp_sock_calls {
 	 * poll(): rpoll() can sleep far past its timeout while the peer's
 	 * rsocket sends internal updates, and would miss the stop flag. */
 	unsigned int idle_sleep_us;
+	/* When nonzero, at most this many streams may be open at once in a
+	 * process on these calls, and why (a library's limit). */
+	unsigned int max_open;
+	const char *max_open_why;
 };
 
 /* The kernel's socket calls. */

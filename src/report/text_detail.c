@@ -136,7 +136,7 @@ static void numa_side(FILE *f, const char *name, const cJSON *info)
 	const cJSON *buf =
 		cJSON_GetObjectItemCaseSensitive(first, "buffer_numa_node");
 
-	fprintf(f, "  %s ", name);
+	fprintf(f, "%s ", name);
 	if (cJSON_IsNumber(dev) && dev->valueint >= 0)
 		fprintf(f, "device on node %d, ", dev->valueint);
 	else if (cJSON_IsNumber(dev))
@@ -151,9 +151,9 @@ void rp_report_text_numa(FILE *f, const struct rp_result *r)
 {
 	if (!r->client_info && !r->server_info)
 		return;
-	fprintf(f, "  numa   ");
+	fprintf(f, "  numa         ");
 	numa_side(f, "client", r->client_info);
-	fputc(';', f);
+	fputs("; ", f);
 	numa_side(f, "server", r->server_info);
 	fputc('\n', f);
 }

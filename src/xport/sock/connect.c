@@ -24,6 +24,7 @@ static int open_stream(const struct rp_xport_ops *self,
 	err = rp_sock_stream_create(self, spec, role, fd, &s);
 	if (err) {
 		c->close(fd);
+		rp_sock_unreserve(c);
 		return rp_errf(why, err,
 			       "cannot set up the data connection: %s",
 			       strerror(-err));
@@ -51,12 +52,18 @@ int rp_sock_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 
 	(void)p;
 	err = rp_endpoint_port(endpoint, &port, why);
+	if (!err)
+		err = rp_sock_fits(sock_calls_of(self), spec, why);
+	if (!err)
+		err = rp_sock_reserve(sock_calls_of(self), why);
 	if (err)
 		return err;
 	err = rp_net_dial(sock_calls_of(self), host, port, deadline, &fd);
-	if (err)
+	if (err) {
+		rp_sock_unreserve(sock_calls_of(self));
 		return rp_errf(why, err, "connecting to %s port %d: %s", host,
 			       port, strerror(-err));
+	}
 	err = open_stream(self, spec, role, fd, token, deadline, &s, why);
 	if (err)
 		return err;

@@ -28,6 +28,11 @@ int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	struct sock_listener *l = calloc(1, sizeof(*l));
 	int err, port;
 
+	err = rp_sock_fits(sock_calls_of(self), spec, why);
+	if (err) {
+		free(l);
+		return err;
+	}
 	if (!l)
 		return rp_errf(why, -ENOMEM, "out of memory for a listener");
 	rp_listener_init(&l->base, self, spec);
@@ -93,9 +98,13 @@ static int accept_one(struct sock_listener *l, const char *token,
 	struct sock_stream *s = NULL;
 	int fd, err;
 
+	err = rp_sock_reserve(l->c, &l->base.err);
+	if (err)
+		return err;
 	fd = l->c->accept(l->fd, NULL, NULL);
 	if (fd < 0) {
 		err = errno;
+		rp_sock_unreserve(l->c);
 		if (rp_net_accept_failed(err, deadline))
 			*failed = err;
 		return ACCEPT_KEEP_TRYING;
@@ -105,11 +114,13 @@ static int accept_one(struct sock_listener *l, const char *token,
 	 * ring; drop it, keep waiting. */
 	if (check_token(l->c, fd, token)) {
 		l->c->close(fd);
+		rp_sock_unreserve(l->c);
 		return ACCEPT_KEEP_TRYING;
 	}
 	err = rp_sock_stream_create(l->base.ops, &l->base.spec, role, fd, &s);
 	if (err) {
 		l->c->close(fd);
+		rp_sock_unreserve(l->c);
 		return rp_errf(&l->base.err, err,
 			       "cannot set up a data connection: %s",
 			       strerror(-err));

@@ -29,6 +29,18 @@ static const struct rp_sock_calls rsocket_calls = {
 	.getsockname = rgetsockname,
 	.fcntl = rfcntl,
 	.idle_sleep_us = 50,
+#ifdef RP_RSOCKET_MAX_OPEN
+	/* librdmacm before rdma-core v53: its connection service thread
+	 * (cm_svc_run) keeps polling a freed pollfd array once its table
+	 * grows past 3 rsockets, writing into memory the process reuses
+	 * (rdma-core PR #1484). CMake sets the cap for such a library. */
+	.max_open = RP_RSOCKET_MAX_OPEN,
+	.max_open_why = "this librdmacm (before rdma-core v53) corrupts "
+			"memory once a process holds more than 3 rsockets "
+			"(rdma-core PR #1484): at most 3 rsocket streams per "
+			"process here (-P, doubled by --bidir; client and "
+			"server together with --loopback)",
+#endif
 };
 
 static int rsocket_probe(const struct rp_xport_ops *self, struct rp_err *why)

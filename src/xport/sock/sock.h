@@ -206,6 +206,24 @@ int rp_sock_stream_create(const struct rp_xport_ops *ops,
 			  const struct rp_spec *spec, enum rp_role role, int fd,
 			  struct sock_stream **out);
 
+/**
+ * rp_sock_reserve - take one of the process's max_open slots of @c before
+ * a stream is dialled or accepted (no limit: always 0); the stream owns it
+ * once created (rp_sock_close gives it back), rp_sock_unreserve gives back
+ * one that no stream took. Return: 0, or -EUSERS with the calls' reason.
+ */
+int rp_sock_reserve(const struct rp_sock_calls *c, struct rp_err *why);
+
+/**
+ * rp_sock_fits - whether a test of @spec (its streams, doubled by --bidir)
+ * stays within @c's max_open, checked before any stream is opened, so that
+ * neither end starts a setup it cannot finish. Return: 0, or -EUSERS with
+ * the calls' reason in @why.
+ */
+int rp_sock_fits(const struct rp_sock_calls *c, const struct rp_spec *spec,
+		 struct rp_err *why);
+void rp_sock_unreserve(const struct rp_sock_calls *c);
+
 /** rp_sock_token - the RP_TOKEN_LEN bytes that present @token. */
 void rp_sock_token(uint8_t buf[RP_TOKEN_LEN], const char *token);
 

@@ -4,6 +4,7 @@
  * I/O of setup, waiting, what it tells the peer and the report.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdlib.h>
@@ -69,6 +70,33 @@ int rp_sock_stream_create(const struct rp_xport_ops *ops,
 	return 0;
 }
 
+/* Streams open at once on calls that cap them (rsockets, see rsocket.c). */
+static atomic_uint capped_open;
+
+int rp_sock_reserve(const struct rp_sock_calls *c, struct rp_err *why)
+{
+	if (!c->max_open || atomic_fetch_add(&capped_open, 1) < c->max_open)
+		return 0;
+	atomic_fetch_sub(&capped_open, 1);
+	return rp_errf(why, -EUSERS, "%s", c->max_open_why);
+}
+
+int rp_sock_fits(const struct rp_sock_calls *c, const struct rp_spec *spec,
+		 struct rp_err *why)
+{
+	uint64_t n = (uint64_t)spec->streams * (spec->bidir ? 2 : 1);
+
+	if (!c->max_open || n <= c->max_open)
+		return 0;
+	return rp_errf(why, -EUSERS, "%s", c->max_open_why);
+}
+
+void rp_sock_unreserve(const struct rp_sock_calls *c)
+{
+	if (c->max_open)
+		atomic_fetch_sub(&capped_open, 1);
+}
+
 void rp_sock_close(struct rp_stream *base)
 {
 	struct sock_stream *s;
@@ -78,6 +106,7 @@ void rp_sock_close(struct rp_stream *base)
 	s = sock_stream(base);
 	if (s->fd >= 0)
 		s->c->close(s->fd);
+	rp_sock_unreserve(s->c);
 	stream_free(s);
 }
 
