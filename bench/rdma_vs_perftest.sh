@@ -1,12 +1,52 @@
 #!/usr/bin/env bash
 # rdmaperf -x rdma side by side with perftest on the same device, in one
-# guest boot, reported as ratios (throughput: rdmaperf / perftest, target
-# >= 1; latency: rdmaperf / perftest, target <= 1).
+# guest boot, reported as ratios rdmaperf / perftest (bandwidth and message
+# rate: target >= 0.95 in the sweep, >= 1 elsewhere; latency: target <= 1).
+#
+# sweep and streams run ROUNDS times, the tools taking turns to go first;
+# the tables give medians (the ratio: the median of the rounds' ratios).
+#   sweep    rdmaperf -o write -S 2-1M -q 128 -C N --warmup 0
+#            against ib_write_bw -a -n N (tx depth 128, its default), per
+#            size: MiB/s and messages/s. ib_write_bw -a goes on to 8 MiB
+#            and has no upper bound: its client is stopped once its SWEEP_MAX
+#            row is out (every row is measured and printed on its own).
+#   streams  rdmaperf -o write -S 64K -q 128 -P 4 -C N --warmup 0
+#            against ib_write_bw -q 4 -s 64K -n N (4 QPs, N each, one thread
+#            each side as rdmaperf's default -T 1)
+#   ops      write, read, send at SIZE, depth DEPTH, ITERS messages, against
+#            ib_{write,read,send}_bw -s SIZE -t DEPTH -n ITERS
+#   lat      unloaded p50 at 2 B (half round trip for write and send)
+#            against ib_write_lat / ib_send_lat's t_typical (their median)
+#
+# Like for like: the same message count per size (perftest's -n is
+# rdmaperf's -C, per QP / per stream), the same depth, no warm-up on
+# either side (perftest's bandwidth tests have none unless
+# --perform_warm_up), and the inline size perftest chose (read from its
+# "Max inline data" line and given to rdmaperf as --inline; perftest
+# inlines nothing on devices it does not know, rxe among them).
+# What still differs: perftest asks for a completion every 100 work
+# requests (-Q, CQ moderation), rdmaperf for every one; perftest cycles
+# its messages through one small buffer (a page, below that size),
+# rdmaperf gives each outstanding message a slot of its own; the perftest
+# sweep shares one connection and 8 MiB buffers
+# over its sizes, rdmaperf's shares one connection and buffers sized for
+# SWEEP_MAX. perftest's columns are rounded (MiB/s to 2 decimals, Mpps to
+# 6): at each size the perftest figure is taken from the column printed
+# with more digits and the other derived from it (messages/s = MiB/s x
+# 2^20 / size), so the bandwidth and message-rate ratios of one size are
+# the same number: both tools count messages of one size over one time.
 #
 # Without an RDMA adapter it boots the Soft-RoCE guest (tests/vm/rxe-run)
 # and runs itself inside; with one (or inside the guest), it runs directly:
 #   bench/rdma_vs_perftest.sh [RDMAPERF] [SIZE] [ITERS] [DEPTH]
 #   RP_BENCH_ADDR=10.0.0.2 RP_BENCH_DEV=mlx5_0 bench/rdma_vs_perftest.sh
+# env: RP_BENCH_ONLY (sections, default "sweep streams ops lat"),
+#      ROUNDS (3: sweep and streams, medians), SWEEP_ITERS (5000 as
+#      ib_write_bw -a, 1000 in the emulated guest), SWEEP_MAX (1048576),
+#      SWEEP_DEPTH (128), STREAMS (4), STREAM_SIZE (65536), LAT_ITERS
+#      (2000), PT_EXTRA (more perftest options, for every perftest run),
+#      RP_BENCH_KEEP (a directory for the raw outputs: perftest's, rdmaperf's
+#      JSON)
 # Emulated RDMA is slow: only the ratios mean something there.
 set -euo pipefail
 
@@ -14,78 +54,298 @@ RP=$(realpath "${1:-build/rdmaperf}")
 SIZE=${2:-65536}
 ITERS=${3:-2000}
 DEPTH=${4:-16}
-LAT_ITERS=${LAT_ITERS:-2000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 if [ -z "${RP_VM:-}" ] && [ -z "${RP_BENCH_ADDR:-}" ]; then
-	exec "$HERE/../tests/vm/rxe-run" --timeout "${RP_BENCH_TIMEOUT:-900}" -- \
-		env LAT_ITERS="$LAT_ITERS" \
+	[ -z "${RP_BENCH_KEEP:-}" ] || mkdir -p "$RP_BENCH_KEEP"
+	exec "$HERE/../tests/vm/rxe-run" --timeout "${RP_BENCH_TIMEOUT:-1200}" \
+		--mem "${RP_BENCH_MEM:-1024}" ${RP_BENCH_KEEP:+--rw "$RP_BENCH_KEEP"} -- \
+		env RP_BENCH_ONLY="${RP_BENCH_ONLY:-}" \
+		RP_BENCH_KEEP="${RP_BENCH_KEEP:+$(realpath "$RP_BENCH_KEEP")}" \
+		SWEEP_ITERS="${SWEEP_ITERS:-}" SWEEP_MAX="${SWEEP_MAX:-}" \
+		SWEEP_DEPTH="${SWEEP_DEPTH:-}" STREAMS="${STREAMS:-}" \
+		ROUNDS="${ROUNDS:-}" \
+		STREAM_SIZE="${STREAM_SIZE:-}" LAT_ITERS="${LAT_ITERS:-}" \
+		PT_EXTRA="${PT_EXTRA:-}" \
 		bash "$HERE/rdma_vs_perftest.sh" "$RP" "$SIZE" "$ITERS" "$DEPTH"
 fi
+# shellcheck source=bench/common.sh
+. "$HERE/common.sh"
+ONLY=${RP_BENCH_ONLY:-sweep streams ops lat}
+if [ -n "${RP_VM:-}" ]; then
+	SWEEP_ITERS=${SWEEP_ITERS:-1000} # 2 GiB a tool to 1 MiB: ~100 s on rxe
+else
+	SWEEP_ITERS=${SWEEP_ITERS:-5000}
+fi
+SWEEP_MAX=${SWEEP_MAX:-1048576}
+ROUNDS=${ROUNDS:-3}
+SWEEP_DEPTH=${SWEEP_DEPTH:-128}
+STREAMS=${STREAMS:-4}
+STREAM_SIZE=${STREAM_SIZE:-65536}
+LAT_ITERS=${LAT_ITERS:-2000}
+PT_EXTRA=${PT_EXTRA:-}
 ADDR=${RP_BENCH_ADDR:-$RP_VM_ADDR}
 DEV=${RP_BENCH_DEV:-rxe0}
 GID=${RP_BENCH_GID:-1} # RoCE v2 IPv4-mapped GID on rxe; perftest has no rdma_cm here
 ulimit -l unlimited 2>/dev/null || true
 
-jget() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-ratio() { python3 -c "print('%.3f' % ($1 / $2))"; }
+# keep FILE...: a copy of the raw outputs in RP_BENCH_KEEP, if set.
+keep() {
+	[ -z "${RP_BENCH_KEEP:-}" ] || cp "$@" "$RP_BENCH_KEEP/" 2>/dev/null || true
+}
 
-# perftest server in the background, client retried until it listens.
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	kill "${pids[@]}" 2>/dev/null || true
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# ------------------------------------------------------------------ perftest
+
+# pt_has_row FILE SIZE: FILE holds perftest's complete row for SIZE (its
+# message rate, the last column, printed with its 6 decimals).
+pt_has_row() {
+	awk -v m="$2" '$1 == m && NF >= 5 &&
+		$5 ~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ { f = 1 }
+		END { exit !f }' "$1"
+}
+
+# perftest OUT TOOL ARGS...: a server in the background, the client retried
+# until it connects; the client's whole output in OUT. With STOP_AT=SIZE
+# the client is stopped once its row for SIZE is out.
 perftest() {
-	local tool=$1
-	shift
-	"$tool" -d "$DEV" -x "$GID" "$@" >/dev/null 2>&1 &
-	local srv=$! out="" i
-	for i in $(seq 1 50); do
+	local out=$1 tool=$2 srv cli
+	shift 2
+	# shellcheck disable=SC2086 # PT_EXTRA is a list of options
+	"$tool" -d "$DEV" -x "$GID" "$@" $PT_EXTRA >/dev/null 2>&1 &
+	srv=$!
+	for _ in $(seq 1 50); do
 		sleep 0.2
-		out=$("$tool" -d "$DEV" -x "$GID" "$@" "$ADDR" 2>/dev/null) && break
-		out=""
+		# shellcheck disable=SC2086
+		timeout "${PT_TIMEOUT:-600}" "$tool" -d "$DEV" -x "$GID" "$@" \
+			$PT_EXTRA "$ADDR" >"$out" 2>"$out.err" &
+		cli=$!
+		while kill -0 "$cli" 2>/dev/null; do
+			if [ -n "${STOP_AT:-}" ] && pt_has_row "$out" "$STOP_AT"; then
+				kill "$cli" 2>/dev/null || true
+				break
+			fi
+			sleep 0.3
+		done
+		wait "$cli" 2>/dev/null || true
+		grep -q '#bytes' "$out" && break # it connected: no retry
 	done
+	kill "$srv" 2>/dev/null || true
 	wait "$srv" 2>/dev/null || true
-	[ -n "$out" ] || { echo "bench: $tool did not run" >&2; return 1; }
-	printf '%s\n' "$out"
+	grep -q '#bytes' "$out" || {
+		echo "bench: $tool $* did not run:" >&2
+		tail -n 5 "$out" "$out.err" >&2
+		return 1
+	}
+	keep "$out" "$out.err"
 }
 
-# The first data row after perftest's column header.
-perftest_row() { awk '/^ *#bytes/ {h=1; next} h && NF > 3 {print; exit}'; }
-
-pt_bw() { # tool -> Gb/s average
-	perftest "$1" -s "$SIZE" -n "$ITERS" -t "$DEPTH" -F --report_gbits |
-		perftest_row | awk '{print $4}'
+# The rows after perftest's column header, and the inline size it used.
+pt_rows() {
+	awk '/^ *#bytes/ { h = 1; next }
+		h && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $5 ~ /^[0-9.]+$/' "$1"
 }
-pt_lat() { # tool -> typical (median) latency, us
-	perftest "$1" -s 2 -n "$LAT_ITERS" -F | perftest_row | awk '{print $5}'
+pt_inline() {
+	sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' "$1" | head -n 1 |
+		grep . || echo 0
 }
 
-"$RP" -s --quiet &
-RPS=$!
-trap 'kill $RPS 2>/dev/null || true' EXIT
+# ------------------------------------------------------------------ rdmaperf
+
+PORT=$(bench_free_port $((22000 + RANDOM % 4000)))
+"$RP" -s -a "$ADDR" -p "$PORT" --quiet &
+pids+=($!)
+bench_listening "$PORT" "${pids[0]}" || {
+	echo "bench: the rdmaperf server did not start" >&2
+	exit 1
+}
 rp() {
-	local i
-	for i in $(seq 1 50); do
-		"$RP" -c -a "$ADDR" -x rdma -d "$DEV" --json "$@" 2>/dev/null && return
-		sleep 0.2
-	done
-	return 1
-}
-rp_bw() {
-	rp -o "$1" -S "$SIZE" -q "$DEPTH" -C "$ITERS" --warmup 100 --no-latency |
-		jget 'd["results"][0]["throughput"]["bits_per_second"]/1e9'
-}
-rp_lat() {
-	rp -o "$1" -S 2 --no-bandwidth --lat-iterations "$LAT_ITERS" --warmup 100 |
-		jget 'd["results"][0]["latency_unloaded"]["p50"]'
+	timeout "${RP_TIMEOUT:-600}" "$RP" -c -a "$ADDR" -p "$PORT" -x rdma \
+		-d "$DEV" --json "$@"
 }
 
-printf '%-34s %12s %12s %8s\n' test rdmaperf perftest ratio
-row() { printf '%-34s %12.3f %12.3f %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
-for op in write read send; do
-	a=$(rp_bw "$op")
-	b=$(pt_bw "ib_${op}_bw")
-	row "$op Gb/s ${SIZE}B q$DEPTH x$ITERS" "$a" "$b"
-done
-for op in write send; do
-	a=$(rp_lat "$op")
-	b=$(pt_lat "ib_${op}_lat")
-	row "$op lat p50 us 2B x$LAT_ITERS" "$a" "$b"
+# ------------------------------------------------------------------ tables
+
+# table LABEL RP_JSON PT_ROWS [RP_JSON PT_ROWS]...: rows "LABEL SIZE MiB/s"
+# and "LABEL SIZE Mmsg/s" for every size of rdmaperf's results, its figure
+# against perftest's row of the same size: each the median over the
+# rounds (one pair of files a round), the ratio the median of the rounds'
+# ratios. perftest's #iterations (the total over its QPs) must equal
+# rdmaperf's messages: a line says so where not.
+table() {
+	python3 - "$@" <<'EOF'
+import json, math, statistics, sys
+
+def sig(s):
+    """Significant digits in a printed decimal."""
+    return len(s.replace(".", "").lstrip("0"))
+
+def median(v):
+    v = [x for x in v if not math.isnan(x)]
+    return statistics.median(v) if v else math.nan
+
+def perftest_rate(f, size):
+    """(MiB/s, Mmsg/s) of a perftest row, from its more precise column."""
+    mib, mpps = f[3], f[4]
+    if sig(mpps) >= sig(mib):
+        return float(mpps) * 1e6 * size / 2**20, float(mpps)
+    return float(mib), float(mib) * 2**20 / size / 1e6
+
+label, files = sys.argv[1], sys.argv[2:]
+sizes, fig = [], {}  # fig[size][metric]: (rdmaperf, perftest) a round
+for jf, rf in zip(files[0::2], files[1::2]):
+    try:
+        res = json.load(open(jf))["results"]
+    except (OSError, ValueError, KeyError, TypeError):
+        res = []
+        print("bench: no rdmaperf results in %s" % jf, file=sys.stderr)
+    pt = {}
+    for line in open(rf):
+        f = line.split()
+        pt[int(f[0])] = f
+    for r in res:
+        size = r["size"]
+        if size not in fig:
+            sizes.append(size)
+            fig[size] = {"MiB/s": [], "Mmsg/s": []}
+        tp = r.get("throughput") or {}
+        a = (tp.get("mib_per_second", math.nan),
+             tp.get("messages_per_second", math.nan) / 1e6)
+        b = (math.nan, math.nan)
+        if size in pt:
+            b = perftest_rate(pt[size], size)
+            if int(pt[size][1]) != r.get("messages"):
+                print("  (%s: perftest ran %s messages at %d B, rdmaperf %s)"
+                      % (jf.rsplit("/", 1)[-1], pt[size][1], size,
+                         r.get("messages")))
+        fig[size]["MiB/s"].append((a[0], b[0]))
+        fig[size]["Mmsg/s"].append((a[1], b[1]))
+fmt = "%-46s %12s %12s %8s"
+for size in sizes:
+    for what, v in fig[size].items():
+        ratio = median([a / b if b else math.nan for a, b in v])
+        print(fmt % ("%s %dB %s" % (label, size, what),
+                     "%.5g" % median([a for a, _ in v]),
+                     "%.5g" % median([b for _, b in v]), "%.3f" % ratio))
+EOF
+}
+
+# ------------------------------------------------------------------ sections
+
+# paired NAME LABEL STOP_AT PERFTEST_ARGS... -- RDMAPERF_ARGS...: ROUNDS
+# rounds of ib_write_bw PERFTEST_ARGS and rdmaperf RDMAPERF_ARGS (with
+# perftest's inline size), taking turns (perftest first in odd rounds: the
+# second of two back-to-back runs can fare differently), then the table
+# of medians. STOP_AT: perftest's last size, "" for all.
+paired() {
+	local name=$1 label=$2 stop=$3 r inl="" files=()
+	local -a pt_args=() rp_args=()
+	shift 3
+	while [ "$1" != -- ]; do
+		pt_args+=("$1")
+		shift
+	done
+	shift
+	rp_args=("$@")
+	for r in $(seq 1 "$ROUNDS"); do
+		if [ $((r % 2)) = 1 ]; then
+			paired_pt
+			paired_rp
+		else
+			paired_rp
+			paired_pt
+		fi
+		files+=("$tmp/$name.$r.json" "$tmp/$name.$r.rows")
+	done
+	echo "   rdmaperf ${rp_args[*]} --inline ${inl:-0} (perftest's)"
+	bench_header
+	table "$label" "${files[@]}"
+}
+# The two halves of a round of paired(), whose locals they see.
+paired_pt() {
+	local out=$tmp/$name.$r.pt
+	STOP_AT=$stop perftest "$out" ib_write_bw -F "${pt_args[@]}" || true
+	pt_rows "$out" | awk -v m="${stop:-0}" 'm == 0 || $1 <= m' \
+		>"$tmp/$name.$r.rows"
+	[ -n "$inl" ] || ! grep -q '#bytes' "$out" || inl=$(pt_inline "$out")
+}
+paired_rp() {
+	rp "${rp_args[@]}" --inline "${inl:-0}" >"$tmp/$name.$r.json" || true
+	keep "$tmp/$name.$r.json"
+}
+
+sweep() {
+	echo "== write sweep 2 B - $SWEEP_MAX B, $SWEEP_ITERS messages a size," \
+		"depth $SWEEP_DEPTH, $ROUNDS rounds:" \
+		"ib_write_bw -a -n $SWEEP_ITERS -t $SWEEP_DEPTH"
+	paired sweep write "$SWEEP_MAX" -a -n "$SWEEP_ITERS" \
+		-t "$SWEEP_DEPTH" -- -o write -S "2-$SWEEP_MAX" \
+		-q "$SWEEP_DEPTH" -C "$SWEEP_ITERS" --warmup 0 --no-latency
+}
+
+streams() {
+	local n=$STREAMS sz=$STREAM_SIZE
+	local iters=$((SWEEP_ITERS < 2000 ? SWEEP_ITERS : 2000))
+	echo "== write ${sz} B, $n streams x $iters messages, depth" \
+		"$SWEEP_DEPTH each, $ROUNDS rounds:" \
+		"ib_write_bw -q $n -s $sz -n $iters -t $SWEEP_DEPTH"
+	paired streams "write -P $n" "" -q "$n" -s "$sz" -n "$iters" \
+		-t "$SWEEP_DEPTH" -- -o write -S "$sz" -q "$SWEEP_DEPTH" \
+		-P "$n" -C "$iters" --warmup 0 --no-latency
+}
+
+ops() {
+	local op inl
+	echo "== one size: ${SIZE} B, depth $DEPTH, $ITERS messages" \
+		"(ib_<op>_bw -s $SIZE -t $DEPTH -n $ITERS)"
+	bench_header
+	for op in write read send; do
+		perftest "$tmp/$op.pt" "ib_${op}_bw" -F -s "$SIZE" -t "$DEPTH" \
+			-n "$ITERS" || true
+		pt_rows "$tmp/$op.pt" >"$tmp/$op.rows"
+		inl=$(pt_inline "$tmp/$op.pt")
+		rp -o "$op" -S "$SIZE" -q "$DEPTH" -C "$ITERS" --warmup 0 \
+			--no-latency --inline "$inl" >"$tmp/$op.json" || true
+		keep "$tmp/$op.json"
+		table "$op q$DEPTH" "$tmp/$op.json" "$tmp/$op.rows" |
+			grep 'MiB/s' || true
+	done
+}
+
+lat() {
+	local op a b inl
+	echo "== unloaded latency, 2 B, $LAT_ITERS ping-pongs: rdmaperf's p50" \
+		"vs perftest's t_typical (ib_<op>_lat -s 2 -n $LAT_ITERS)"
+	bench_header
+	for op in write send; do
+		perftest "$tmp/$op-lat.pt" "ib_${op}_lat" -F -s 2 \
+			-n "$LAT_ITERS" || true
+		b=$(pt_rows "$tmp/$op-lat.pt" | awk 'NR == 1 { print $5 }')
+		inl=$(pt_inline "$tmp/$op-lat.pt")
+		rp -o "$op" -S 2 --no-bandwidth --lat-iterations "$LAT_ITERS" \
+			--warmup 100 --inline "$inl" >"$tmp/$op-lat.json" || true
+		keep "$tmp/$op-lat.json"
+		a=$(jget "$(jq_unloaded p50)" <"$tmp/$op-lat.json")
+		bench_row "$op lat p50 us 2B (ib_${op}_lat)" "$a" "${b:-nan}"
+	done
+}
+
+echo "# rdmaperf $("$RP" --version 2>/dev/null | head -n 1) vs" \
+	"perftest on $DEV ($ADDR)"
+# Sections of the other guest script (bench/guest_vs_peers.sh passes one
+# RP_BENCH_ONLY to both) are left to it.
+for section in $ONLY; do
+	case $section in
+	sweep | streams | ops | lat) "$section"; echo ;;
+	rsocket | tcp) ;;
+	*) echo "bench: unknown section $section" >&2; exit 2 ;;
+	esac
 done
