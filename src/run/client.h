@@ -20,9 +20,7 @@ struct client {
 	struct rp_engine_stream *fwd; /* n_fwd, each with its histogram */
 	struct rp_engine_stream *rev; /* n_rev, no histogram */
 	struct rp_hist *scratch;      /* merges, the latency phase */
-	uint64_t size;		      /* the streams' current point */
-	uint32_t depth;
-	uint64_t verify_seen; /* verify_errors before this point */
+	uint64_t verify_seen;	      /* verify_errors before this point */
 };
 
 /* client.c */

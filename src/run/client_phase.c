@@ -22,22 +22,14 @@
 static int set_point(struct client *c)
 {
 	const struct rp_spec *sp = &c->res->spec;
-	unsigned int i;
+	struct rp_stream *bad = NULL;
 	int err;
 
-	if (c->size == sp->size_bytes && c->depth == sp->queue_depth)
-		return 0;
-	for (i = 0; i < c->n_fwd + c->n_rev; i++) {
-		err = c->ops->set_point(c->streams[i], sp->size_bytes,
-					sp->queue_depth);
-		if (err)
-			return fail(c->res, err, "transport", "%s: %s",
-				    c->ops->name,
-				    rp_err_text(&c->streams[i]->err, err));
-	}
-	c->size = sp->size_bytes;
-	c->depth = sp->queue_depth;
-	return 0;
+	err = rp_streams_set_point(c->streams, c->n_fwd + c->n_rev,
+				   sp->size_bytes, sp->queue_depth, &bad);
+	return err ? fail(c->res, err, "transport", "%s: %s", c->ops->name,
+			  rp_err_text(&bad->err, err))
+		   : 0;
 }
 
 /* START {phase, point, how long} / READY, or STOP {phase} / DONE. */

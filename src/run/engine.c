@@ -37,6 +37,26 @@ int rp_phase_parse(const char *name, enum rp_phase *out)
 	return -EINVAL;
 }
 
+int rp_streams_set_point(struct rp_stream *const *s, unsigned int n,
+			 uint64_t size_bytes, uint32_t depth,
+			 struct rp_stream **failed)
+{
+	unsigned int i;
+	int err;
+
+	if (!n || (s[0]->spec.size_bytes == size_bytes &&
+		   s[0]->spec.queue_depth == depth))
+		return 0;
+	for (i = 0; i < n; i++) {
+		err = s[i]->ops->set_point(s[i], size_bytes, depth);
+		if (err) {
+			*failed = s[i];
+			return err;
+		}
+	}
+	return 0;
+}
+
 struct bw_state {
 	struct rp_engine_stream *es;
 	uint64_t *post_ns; /* post time of op seq, at seq % depth */

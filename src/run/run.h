@@ -221,6 +221,17 @@ int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
 int rp_engine_latency(struct rp_engine_stream *es,
 		      const struct rp_engine_opts *o);
 
+/**
+ * rp_streams_set_point - move the @n streams of one side to a point of the
+ * sweep (rp_xport_ops.set_point), unless they are there already (their spec
+ * says: both ends start at the test's largest point and move together).
+ * Return: 0, or the transport's -errno with *@failed the stream whose err
+ * holds the reason.
+ */
+int rp_streams_set_point(struct rp_stream *const *s, unsigned int n,
+			 uint64_t size_bytes, uint32_t depth,
+			 struct rp_stream **failed);
+
 /** rp_phase_name - "warmup", "latency", "bandwidth". */
 const char *rp_phase_name(enum rp_phase p);
 

@@ -35,8 +35,6 @@ struct session {
 	struct rp_stream **streams;   /* n_fwd + n_rev, forward first */
 	struct rp_engine_stream *rev; /* n_rev, with histograms */
 	struct rp_hist *scratch;
-	uint64_t size; /* the streams' current point */
-	uint32_t depth;
 	uint64_t verify_seen; /* initiators' verify_errors so far */
 	cJSON *streams_msg;   /* STREAMS that arrived while accepting */
 };

@@ -76,21 +76,14 @@ static int parse_start(struct session *s, const cJSON *b, struct phase *p)
 
 static int set_point(struct session *s, const struct phase *p)
 {
-	unsigned int i;
+	struct rp_stream *bad = NULL;
 	int err;
 
-	if (s->size == p->size && s->depth == p->depth)
-		return 0;
-	for (i = 0; i < s->n_fwd + s->n_rev; i++) {
-		err = s->ops->set_point(s->streams[i], p->size, p->depth);
-		if (err)
-			return session_refuse(
-				s, err, "transport",
-				rp_err_text(&s->streams[i]->err, err));
-	}
-	s->size = p->size;
-	s->depth = p->depth;
-	return 0;
+	err = rp_streams_set_point(s->streams, s->n_fwd + s->n_rev, p->size,
+				   p->depth, &bad);
+	return err ? session_refuse(s, err, "transport",
+				    rp_err_text(&bad->err, err))
+		   : 0;
 }
 
 static int start_crews(struct session *s, struct phase *p)
@@ -213,7 +206,7 @@ static cJSON *done_body(struct session *s, struct phase *p)
 	sum.verify_errors += verr - s->verify_seen;
 	s->verify_seen = verr;
 	if (s->n_rev && p->phase != RP_PHASE_LATENCY &&
-	    !rp_direction_build(&d, s->rev, s->n_rev, s->spec.threads, s->size,
+	    !rp_direction_build(&d, s->rev, s->n_rev, s->spec.threads, p->size,
 				s->scratch))
 		cJSON_AddItemToObject(b, "direction", rp_direction_to_json(&d));
 	phase_cpu(s, p, sum.bytes + d.flow.bytes);

@@ -43,6 +43,11 @@ def test_sweep_product(binary):
               ((r["size"], r["queue_depth"]), r["messages"], r["bytes"]))
         check(r["latency"]["count"] == 500, "latency count %r" %
               r["latency"]["count"])
+        # what crossed the wire: the server received this point's size
+        srv = r["cpu"]["server"]
+        check(srv["messages"] == 500 and srv["bytes"] == 500 * r["size"],
+              "point %r: the server received %r messages, %r bytes" %
+              ((r["size"], r["queue_depth"]), srv["messages"], srv["bytes"]))
         check(r["latency_unloaded"]["count"] == 200, "unloaded count")
     check(doc["error"] is None, "error %r" % doc["error"])
 
