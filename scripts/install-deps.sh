@@ -11,6 +11,8 @@ PKGS=(
 	rdma-core ibverbs-providers ibverbs-utils librdmacm1 rdmacm-utils
 	qemu-system-x86 linux-image-amd64 busybox-static kmod cpio xz-utils
 	iproute2 python3
+	# validate JSON against schema/, render the SVG plots in the tests
+	python3-jsonschema librsvg2-bin
 	# peer tools the benchmarks compare against
 	perftest iperf3 sockperf
 )

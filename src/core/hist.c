@@ -262,3 +262,30 @@ void rp_hist_summary_scale(struct rp_hist_summary *s, double k)
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		*v[i] *= k;
 }
+
+void rp_hist_spectrum(const struct rp_hist *h, struct rp_spectrum *out)
+{
+	double tail = 1.0; /* 1 - p of point n: 2^(-n/2) */
+	uint32_t n = 0;
+
+	out->n = 0;
+	if (!h->count)
+		return;
+	while (n < RP_SPECTRUM_MAX - 1 && 1.0 / tail <= (double)h->count) {
+		out->pct[n] = 100.0 * (1.0 - tail);
+		out->value[n] = (double)rp_hist_percentile(h, out->pct[n]);
+		n++;
+		tail = exp2(-0.5 * n);
+	}
+	out->pct[n] = 100.0;
+	out->value[n] = (double)h->max;
+	out->n = n + 1;
+}
+
+void rp_spectrum_scale(struct rp_spectrum *s, double k)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->n && i < RP_SPECTRUM_MAX; i++)
+		s->value[i] *= k;
+}

@@ -25,6 +25,15 @@ struct rp_hist_summary {
 	double min, mean, p50, p90, p99, p99_9, p99_99, max, stddev;
 };
 
+#define RP_SPECTRUM_MAX 64
+
+/** A distribution as percentile points, for plots: pct ascending. */
+struct rp_spectrum {
+	uint32_t n;
+	double pct[RP_SPECTRUM_MAX];   /* 0..100 */
+	double value[RP_SPECTRUM_MAX]; /* the unit recorded (ns) */
+};
+
 /**
  * rp_hist_create - allocate an empty histogram.
  * @out: receives the histogram.
@@ -83,6 +92,16 @@ uint64_t rp_hist_percentile(const struct rp_hist *h, double pct);
 
 /** rp_hist_summary_scale - multiply every value of @s (not count) by @k. */
 void rp_hist_summary_scale(struct rp_hist_summary *s, double k);
+
+/**
+ * rp_hist_spectrum - the distribution of @h as percentile points for a
+ * percentile plot: 0, then 100 * (1 - 2^(-k/2)) for k = 1, 2, ... while
+ * 1 / (1 - p) stays within the count, then 100 (the max). Empty: n = 0.
+ */
+void rp_hist_spectrum(const struct rp_hist *h, struct rp_spectrum *out);
+
+/** rp_spectrum_scale - multiply every value of @s by @k. */
+void rp_spectrum_scale(struct rp_spectrum *s, double k);
 
 /** rp_hist_summarize - fill @out with count, min..max, percentiles, stddev. */
 void rp_hist_summarize(const struct rp_hist *h, struct rp_hist_summary *out);

@@ -80,7 +80,16 @@ static cJSON *config_json(const struct rp_config *cfg)
 	cJSON_AddNumberToObject(c, "threads", sp->threads ? sp->threads : 1);
 	cJSON_AddBoolToObject(c, "bidir", sp->bidir);
 	cJSON_AddStringToObject(c, "wait", rp_wait_name(sp->wait));
+	rp_report_num(c, "interval_s", cfg->interval_s);
 	return c;
+}
+
+static cJSON *loaded_json(const struct rp_result *r)
+{
+	cJSON *l = rp_report_latency_json(&r->latency);
+
+	rp_report_spectrum_json(&r->latency_spectrum, l);
+	return l;
 }
 
 static cJSON *unloaded_json(const struct rp_result *r)
@@ -89,6 +98,7 @@ static cJSON *unloaded_json(const struct rp_result *r)
 
 	if (!l)
 		return NULL;
+	rp_report_spectrum_json(&r->unloaded_spectrum, l);
 	rp_report_num(l, "rtt_p50", r->rtt.p50 / 1e3);
 	rp_report_num(l, "rtt_p99", r->rtt.p99 / 1e3);
 	cJSON_AddStringToObject(l, "method",
@@ -193,11 +203,11 @@ static cJSON *result_json(const struct rp_result *r)
 		o, "throughput", r->has_bandwidth,
 		rp_report_throughput_json(r->bits_per_second, r->mib_per_second,
 					  r->messages_per_second));
-	rp_report_add_or_null(o, "latency", r->has_latency,
-			      rp_report_latency_json(&r->latency));
+	rp_report_add_or_null(o, "latency", r->has_latency, loaded_json(r));
 	rp_report_add_or_null(o, "latency_unloaded", r->has_unloaded,
 			      unloaded_json(r));
 	rp_report_streams_json(r, o);
+	rp_report_intervals_json(r, o);
 	cJSON_AddItemToObject(o, "directions", rp_report_directions_json(r));
 	rp_report_add_or_null(o, "cpu", r->has_bandwidth, cpu_json(r));
 	info_json(r, o);

@@ -65,8 +65,7 @@ cJSON *rp_report_throughput_json(double bps, double mibps, double msgps)
 	return t;
 }
 
-/* bytes, messages, seconds, throughput, latency of @fl into @o. */
-static void flow_fields(const struct rp_flow *fl, cJSON *o)
+void rp_report_flow_fields(const struct rp_flow *fl, cJSON *o)
 {
 	rp_report_num(o, "bytes", (double)fl->bytes);
 	rp_report_num(o, "messages", (double)fl->messages);
@@ -88,7 +87,7 @@ static cJSON *stream_json(const struct rp_stream_result *s, enum rp_dir d)
 	cJSON_AddNumberToObject(o, "stream", s->stream);
 	cJSON_AddNumberToObject(o, "thread", s->thread);
 	cJSON_AddStringToObject(o, "direction", dir_names[d]);
-	flow_fields(&s->flow, o);
+	rp_report_flow_fields(&s->flow, o);
 	return o;
 }
 
@@ -153,7 +152,7 @@ static cJSON *direction_json(const struct rp_result *r, enum rp_dir d)
 	o = cJSON_CreateObject();
 	if (!o)
 		return NULL;
-	flow_fields(&dr->flow, o);
+	rp_report_flow_fields(&dr->flow, o);
 	cJSON_AddNumberToObject(o, "streams", dr->n_streams);
 	cJSON_AddItemToObject(o, "per_stream", per_stream_json(r, d));
 	rp_report_num(o, "fairness",

@@ -27,6 +27,23 @@ cJSON *rp_report_latency_json(const struct rp_hist_summary *s);
 /** rp_report_throughput_json - bits, MiB and messages per second. */
 cJSON *rp_report_throughput_json(double bps, double mibps, double msgps);
 
+/** rp_report_flow_fields - bytes, messages, seconds, throughput and
+ *  latency (null without) of @fl into @o. */
+void rp_report_flow_fields(const struct rp_flow *fl, cJSON *o);
+
+/** rp_report_spectrum_json - "spectrum": [[percentile, us], ...] of @sp
+ *  into the latency object @l, when it has points. */
+void rp_report_spectrum_json(const struct rp_spectrum *sp, cJSON *l);
+
+/** rp_report_interval_json - one interval: index, start, the flow's
+ *  fields and, with several streams, "per_stream". */
+cJSON *rp_report_interval_json(const struct rp_interval *iv);
+
+/** rp_report_intervals_json - "intervals" (an array, empty without -i)
+ *  and "interval_range" (null, or interval_s and the lowest and highest
+ *  interval throughput) of @r into @o. */
+void rp_report_intervals_json(const struct rp_result *r, cJSON *o);
+
 /** rp_report_streams_json - "per_stream" and "fairness" of @r into @o. */
 void rp_report_streams_json(const struct rp_result *r, cJSON *o);
 

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "core/err.h"
 #include "run/run.h"
 
 #define RP_JSON_SCHEMA "rdmaperf/1"
@@ -24,5 +25,44 @@ int rp_report_json(FILE *f, const struct rp_config *cfg,
 /** rp_report_text - the summary block of each result, for people. */
 void rp_report_text(FILE *f, const struct rp_config *cfg,
 		    const struct rp_result *res, size_t n);
+
+/**
+ * rp_report_csv - a header row, then one row per result (transport-major,
+ * then the sweep's points): the test's totals, columns in the fixed order
+ * of the man page, numbers without units, RFC 4180 quoting. Return: 0 or
+ * -errno.
+ */
+int rp_report_csv(FILE *f, const struct rp_config *cfg,
+		  const struct rp_result *res, size_t n);
+
+/**
+ * rp_report_plot - draw @res into the SVG file @path: against message size
+ * when the sweep has several sizes; else throughput and p99 over time when
+ * the results have intervals; else the latency distribution (under load
+ * and unloaded). Return: 0, or -errno with the reason in @why.
+ */
+int rp_report_plot(const char *path, const struct rp_config *cfg,
+		   const struct rp_result *res, size_t n, struct rp_err *why);
+
+/** A saved result document, read back (--report). */
+struct rp_report_doc {
+	struct rp_config cfg;
+	struct rp_result *res;
+	size_t n;
+	char host[256]; /* cfg.host points here */
+};
+
+/**
+ * rp_report_load - read the JSON document rp_report_json() wrote (schema
+ * RP_JSON_SCHEMA) from @path into @doc: the config as asked and every
+ * result, such that rp_report_json_doc() of it gives the same document
+ * back. A document of another schema, or not one at all, is refused.
+ * Return: 0, or -errno (-EINVAL: not a result document) with @why.
+ */
+int rp_report_load(const char *path, struct rp_report_doc *doc,
+		   struct rp_err *why);
+
+/** rp_report_doc_free - free what @doc holds; @doc itself stays. */
+void rp_report_doc_free(struct rp_report_doc *doc);
 
 #endif

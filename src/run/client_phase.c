@@ -117,6 +117,8 @@ static int run_latency(struct client *c)
 	r->unloaded_halved = rp_op_info(r->spec.op)->rtt_halved;
 	r->unloaded = r->rtt;
 	rp_hist_summary_scale(&r->unloaded, r->unloaded_halved ? 0.5 : 1.0);
+	rp_hist_spectrum(c->scratch, &r->unloaded_spectrum);
+	rp_spectrum_scale(&r->unloaded_spectrum, r->unloaded_halved ? 0.5 : 1.0);
 	r->has_unloaded = true;
 	return 0;
 }
@@ -283,6 +285,8 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 	err = rp_direction_build(&r->dir[RP_DIR_C2S], c->fwd, c->n_fwd,
 				 c->spec.threads, r->spec.size_bytes,
 				 c->scratch);
+	if (!err)
+		rp_hist_spectrum(c->scratch, &r->latency_spectrum);
 	if (!err && c->n_rev && cJSON_IsObject(s2c))
 		err = rp_direction_from_json(s2c, c->n_rev,
 					     &r->dir[RP_DIR_S2C]);

@@ -48,7 +48,13 @@ struct rp_config {
 	int cpus[RP_MAX_CPUS];	   /* --cpu: thread i runs on cpus[i % n] */
 	size_t n_cpus;
 	struct rp_xport_params params;
-	bool json;
+	bool json;	   /* one JSON document on stdout */
+	bool json_stream;  /* JSON lines on stdout while running */
+	bool csv;	   /* CSV on stdout */
+	const char *plot;  /* --plot FILE.svg, or NULL */
+	const char *report; /* --report FILE.json: re-render, no network */
+	double interval_s; /* -i: 0 for none */
+	bool progress;	   /* a live line on stderr (a terminal, no -q) */
 	bool once;
 	bool quiet;
 	/* set by a signal handler (a lock-free atomic is safe there) and
@@ -84,6 +90,15 @@ struct rp_stream_result {
 	struct rp_flow flow;
 };
 
+/** One interval (-i) of the throughput phase, the client's streams. */
+struct rp_interval {
+	uint32_t index;	     /* 0.. within the point */
+	double start;	     /* seconds since the phase began */
+	struct rp_flow flow; /* seconds: this interval's length */
+	uint32_t n_streams;  /* per_stream's length: 0 with one stream */
+	struct rp_stream_result *per_stream; /* owned */
+};
+
 enum rp_dir { RP_DIR_C2S, RP_DIR_S2C, RP_DIR__COUNT };
 
 /** One direction of a test: the client's streams, or (--bidir) the
@@ -113,9 +128,19 @@ struct rp_result {
 	bool has_latency; /* completion latency under load, ns (merged) */
 	struct rp_hist_summary latency;
 	struct rp_direction dir[RP_DIR__COUNT];
+	struct rp_spectrum latency_spectrum; /* n = 0: none */
+	/* -i: the throughput phase interval by interval (owned), and the
+	 * lowest and highest interval throughput among the intervals at least
+	 * half interval_s long (a short last one would mislead) */
+	double interval_s;
+	struct rp_interval *intervals;
+	uint32_t n_intervals;
+	bool has_interval_range;
+	double interval_min_bps, interval_max_bps;
 	bool has_unloaded; /* ping-pong: rtt/2 (or whole op), ns */
 	struct rp_hist_summary unloaded;
 	struct rp_hist_summary rtt;
+	struct rp_spectrum unloaded_spectrum; /* as unloaded: halved or not */
 	bool unloaded_halved; /* unloaded = rtt / 2 */
 	struct rp_side client;
 	struct rp_side server;
