@@ -22,6 +22,7 @@
 #include "platform/net.h"
 #include "proto/proto.h"
 #include "run/client.h"
+#include "run/ticker.h"
 #include "run/flow.h"
 
 #define fail client_fail
@@ -51,6 +52,9 @@ void rp_result_fini(struct rp_result *r)
 	r->client_host = NULL;
 	rp_direction_fini(&r->dir[RP_DIR_C2S]);
 	rp_direction_fini(&r->dir[RP_DIR_S2C]);
+	rp_intervals_free(r->intervals, r->n_intervals);
+	r->intervals = NULL;
+	r->n_intervals = 0;
 }
 
 /* The control connection: every address of @host in turn, each within
@@ -139,7 +143,14 @@ static int alloc_streams(struct client *c)
 		if (rp_hist_create(&c->fwd[i].hist))
 			return fail(c->res, -ENOMEM, "internal",
 				    "out of memory");
-	return 0;
+	if (!c->cfg->interval_s && !c->cfg->progress)
+		return 0;
+	c->tick = calloc(c->n_fwd, sizeof(*c->tick));
+	for (i = 0; c->tick && i < c->n_fwd; i++)
+		if (rp_ticker_init(&c->tick[i]))
+			break;
+	return i < c->n_fwd ? fail(c->res, -ENOMEM, "internal", "out of memory")
+			    : 0;
 }
 
 /* Stream i: the client initiates the first n_fwd, the server the rest. */
@@ -284,22 +295,35 @@ static void init_results(struct client *c, const char *transport,
 	c->n_rev = c->spec.bidir ? c->spec.streams : 0;
 }
 
-/* What every point shares, from the first point's result; a point after
- * a failure did not run. */
-static void finish_results(struct rp_result *res, size_t n, size_t ran)
+/* What every point shares, from the first point's result. */
+static void share_first(struct rp_result *res, size_t i)
 {
+	if (!i || res[i].client_host)
+		return;
+	res[i].client_host = cJSON_Duplicate(res[0].client_host, 1);
+	res[i].server_host = cJSON_Duplicate(res[0].server_host, 1);
+	res[i].client_info = cJSON_Duplicate(res[0].client_info, 1);
+	res[i].server_info = cJSON_Duplicate(res[0].server_info, 1);
+	memcpy(res[i].notes, res[0].notes, sizeof(res[i].notes));
+}
+
+/* The points not told yet (a point after a failure did not run). */
+static void finish_results(const struct client *c, struct rp_result *res,
+			   size_t n, size_t ran, size_t told)
+{
+	const struct rp_observer *obs = c->cfg->obs;
 	size_t i;
 
-	for (i = 1; i < n; i++) {
-		res[i].client_host = cJSON_Duplicate(res[0].client_host, 1);
-		res[i].server_host = cJSON_Duplicate(res[0].server_host, 1);
-		res[i].client_info = cJSON_Duplicate(res[0].client_info, 1);
-		res[i].server_info = cJSON_Duplicate(res[0].server_info, 1);
-		memcpy(res[i].notes, res[0].notes, sizeof(res[i].notes));
-		if (i < ran || res[i].failed)
-			continue;
-		fail(&res[i], -ECANCELED, res[ran - 1].error_code,
-		     "not run: %s", res[ran - 1].error);
+	for (i = 0; i < n; i++) {
+		share_first(res, i);
+		if (i >= ran && !res[i].failed && res[ran - 1].interrupted)
+			fail(&res[i], -EINTR, "interrupted",
+			     "not run: interrupted");
+		else if (i >= ran && !res[i].failed)
+			fail(&res[i], -ECANCELED, res[ran - 1].error_code,
+			     "not run: %s", res[ran - 1].error);
+		if (i >= told && obs && obs->result)
+			obs->result(obs->ctx, &res[i]);
 	}
 }
 
@@ -314,6 +338,9 @@ static void release(struct client *c)
 			c->ops->close(c->streams[i]);
 	for (i = 0; c->fwd && i < c->n_fwd; i++)
 		rp_hist_destroy(c->fwd[i].hist);
+	for (i = 0; c->tick && i < c->n_fwd; i++)
+		rp_ticker_fini(&c->tick[i]);
+	free(c->tick);
 	rp_hist_destroy(c->scratch);
 	free(c->streams);
 	free(c->fwd);
@@ -340,8 +367,9 @@ static void part(int fd, const struct rp_result *res)
 /* The test after the transport's probe: 0, or -errno with the reason in
  * the current point's result; *@ran counts the points that ran. */
 static int run_session(struct client *c, struct rp_result *res, size_t n,
-		       size_t *ran)
+		       size_t *ran, size_t *told)
 {
+	const struct rp_observer *obs = c->cfg->obs;
 	int err;
 
 	err = ctl_connect(c->cfg->host, c->cfg->port, &c->fd);
@@ -358,7 +386,15 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 		err = exchange(c);
 	for (*ran = 0; !err && *ran < n; (*ran)++) {
 		c->res = &res[*ran];
+		if (obs && obs->point)
+			obs->point(obs->ctx, c->res, *ran, n);
 		err = client_run_point(c);
+		share_first(res, *ran);
+		if (!err && c->res->interrupted)
+			n = *ran + 1; /* the points after it do not run */
+		if (!err && obs && obs->result)
+			obs->result(obs->ctx, c->res);
+		*told = *ran + !err;
 	}
 	if (err && !*ran)
 		*ran = 1; /* setup failed: the first point says why */
@@ -368,7 +404,7 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res)
 {
-	size_t n = cfg->n_sizes * cfg->n_depths, ran = 1;
+	size_t n = cfg->n_sizes * cfg->n_depths, ran = 1, told = 0;
 	struct client c = { .cfg = cfg, .res = res, .fd = -1 };
 	struct rp_err why = { "" };
 	int err;
@@ -382,12 +418,12 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		fail(res, err, "transport", "%s: %s", transport,
 		     rp_err_text(&why, err));
 	else
-		err = run_session(&c, res, n, &ran);
+		err = run_session(&c, res, n, &ran, &told);
 	release(&c);
 	if (c.fd >= 0) {
 		part(c.fd, c.res);
 		close(c.fd);
 	}
-	finish_results(res, n, ran);
+	finish_results(&c, res, n, ran, told);
 	return err;
 }

@@ -20,6 +20,7 @@ struct client {
 	struct rp_engine_stream *fwd; /* n_fwd, each with its histogram */
 	struct rp_engine_stream *rev; /* n_rev, no histogram */
 	struct rp_hist *scratch;      /* merges, the latency phase */
+	struct rp_ticker *tick;	      /* n_fwd with -i or progress, or NULL */
 	uint64_t verify_seen;	      /* verify_errors before this point */
 };
 

@@ -15,6 +15,7 @@
 #include "run/client.h"
 #include "run/crew.h"
 #include "run/flow.h"
+#include "run/ticker.h"
 
 #define fail client_fail
 
@@ -118,7 +119,8 @@ static int run_latency(struct client *c)
 	r->unloaded = r->rtt;
 	rp_hist_summary_scale(&r->unloaded, r->unloaded_halved ? 0.5 : 1.0);
 	rp_hist_spectrum(c->scratch, &r->unloaded_spectrum);
-	rp_spectrum_scale(&r->unloaded_spectrum, r->unloaded_halved ? 0.5 : 1.0);
+	rp_spectrum_scale(&r->unloaded_spectrum,
+			  r->unloaded_halved ? 0.5 : 1.0);
 	r->has_unloaded = true;
 	return 0;
 }
@@ -169,12 +171,50 @@ static int traffic_start(struct client *c, struct traffic *t)
 			  NULL);
 }
 
+/* The throughput phase's tickers (-i, progress), from @t0 on. */
+static bool ticks_arm(struct client *c, const struct traffic *t, uint64_t t0)
+{
+	double s = c->cfg->interval_s > 0 ? c->cfg->interval_s : 1.0;
+	uint64_t end = t->o.duration_ns ? t0 + t->o.duration_ns : 0;
+	unsigned int i;
+
+	if (!c->tick || t->phase != RP_PHASE_BANDWIDTH)
+		return false;
+	for (i = 0; i < c->n_fwd; i++) {
+		rp_ticker_arm(&c->tick[i], t0, (uint64_t)(s * 1e9), end);
+		c->fwd[i].tick = &c->tick[i];
+	}
+	return true;
+}
+
+/* While the crew runs: its intervals to the result and the observer. */
+static void ticks_run(struct client *c, uint64_t t0)
+{
+	const struct rp_observer *obs = c->cfg->obs;
+	struct rp_sampler_sink sink = {
+		.keep = c->cfg->interval_s > 0,
+		.interval = obs ? obs->interval : NULL,
+		.ctx = obs ? obs->ctx : NULL,
+	};
+	unsigned int i;
+
+	c->res->interval_s = c->cfg->interval_s;
+	if (rp_sampler_run(c->tick, c->n_fwd, c->spec.threads,
+			   c->res->spec.size_bytes, t0, c->res, &sink))
+		rp_notef(c->res->notes, sizeof(c->res->notes),
+			 "out of memory: intervals are missing");
+	for (i = 0; i < c->n_fwd; i++)
+		c->fwd[i].tick = NULL;
+	rp_interval_range(c->res);
+}
+
 /* The initiators' crew, from START to its join. */
 static int traffic_run(struct client *c, struct traffic *t, uint64_t *took)
 {
 	struct rp_crew *crew;
 	struct rp_stream *bad = NULL;
 	uint64_t t0 = rp_clock_ns();
+	bool ticks = ticks_arm(c, t, t0);
 	unsigned int i;
 	int err;
 
@@ -183,9 +223,14 @@ static int traffic_run(struct client *c, struct traffic *t, uint64_t *took)
 			rp_hist_reset(c->fwd[i].hist);
 	err = rp_crew_start(&crew, RP_ROLE_INITIATOR, c->fwd, NULL, c->n_fwd,
 			    c->spec.threads, &t->co);
-	if (err)
+	if (err) {
+		for (i = 0; ticks && i < c->n_fwd; i++)
+			c->fwd[i].tick = NULL;
 		return fail(c->res, err, "internal",
 			    "cannot start the initiator threads");
+	}
+	if (ticks)
+		ticks_run(c, t0);
 	err = rp_crew_join(crew, &t->cpu, &bad);
 	*took = rp_clock_ns() - t0;
 	return err ? phase_failed(c, t->phase, err, bad) : 0;
@@ -342,18 +387,31 @@ static int check_verify(struct client *c)
 	return 0;
 }
 
+/* Interrupted (SIGINT): this point keeps what it measured, says in
+ * which phase it stopped, and the sweep ends here. */
+static bool stopped(struct client *c, enum rp_phase p)
+{
+	if (!c->cfg->interrupted || !atomic_load(c->cfg->interrupted))
+		return false;
+	c->res->interrupted = true;
+	c->res->interrupted_phase = p;
+	return true;
+}
+
 int client_run_point(struct client *c)
 {
 	const struct rp_spec *sp = &c->res->spec;
 	int err = set_point(c);
 
-	if (!err && sp->warmup)
+	if (!err && sp->warmup && !stopped(c, RP_PHASE_WARMUP))
 		err = run_warmup(c);
-	if (!err && sp->latency)
+	if (!err && sp->latency && !stopped(c, RP_PHASE_LATENCY))
 		err = run_latency(c);
-	if (!err && sp->bandwidth)
+	if (!err && sp->bandwidth && !stopped(c, RP_PHASE_BANDWIDTH))
 		err = run_bandwidth(c);
 	if (!err)
 		err = check_verify(c);
+	if (!err && !c->res->interrupted)
+		stopped(c, RP_PHASE_BANDWIDTH);
 	return err;
 }

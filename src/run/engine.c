@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "run/run.h"
+#include "run/ticker.h"
 
 static const char *const phase_names[RP_PHASE__COUNT] = {
 	[RP_PHASE_WARMUP] = "warmup",
@@ -105,11 +106,17 @@ static int bw_post(struct bw_state *b, uint64_t now)
 static void bw_complete(struct bw_state *b, int n, uint64_t now)
 {
 	struct rp_hist *h = b->es->hist;
+	struct rp_ticker *t = b->es->tick;
+	uint64_t ns;
 	int i;
 
-	for (i = 0; i < n; i++, b->done++)
+	for (i = 0; i < n; i++, b->done++) {
+		ns = now - b->post_ns[b->done % b->depth];
 		if (h)
-			rp_hist_record(h, now - b->post_ns[b->done % b->depth]);
+			rp_hist_record(h, ns);
+		if (t)
+			rp_ticker_record(t, ns);
+	}
 	b->last_progress_ns = now;
 	b->es->out.last_done_ns = now;
 }
@@ -134,6 +141,8 @@ static int bw_turn(struct bw_run *r, struct bw_state *b, uint64_t *now)
 	if (n < 0)
 		return n;
 	*now = rp_clock_ns();
+	if (b->es->tick)
+		rp_ticker_tick(b->es->tick, *now);
 	if (n > 0)
 		bw_complete(b, n, *now);
 	else if (*now - b->last_progress_ns > stall_ns(r->o))
@@ -244,6 +253,10 @@ int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
 		err = bw_init(&r, es, n, now);
 	if (!err)
 		err = bw_loop(&r, rp_clock_ns());
+	now = rp_clock_ns();
+	for (i = 0; i < n; i++)
+		if (es[i].tick)
+			rp_ticker_finish(es[i].tick, now);
 	for (i = 0; r.b && i < n; i++) {
 		if (r.b[i].es)
 			es[i].out.messages = r.b[i].done;

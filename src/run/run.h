@@ -26,7 +26,31 @@
 #define RP_SETUP_TIMEOUT_MS 30000 /* transport setup, phase barriers */
 #define RP_STALL_TIMEOUT_NS (30ULL * 1000000000ULL) /* no completion */
 
-enum rp_mode { RP_MODE_NONE, RP_MODE_SERVER, RP_MODE_CLIENT, RP_MODE_LOOPBACK };
+enum rp_mode {
+	RP_MODE_NONE,
+	RP_MODE_SERVER,
+	RP_MODE_CLIENT,
+	RP_MODE_LOOPBACK,
+	RP_MODE_REPORT, /* --report: re-render a saved result */
+};
+
+struct rp_result;
+struct rp_interval;
+
+/** Who hears of a client's run as it goes (-i, --json-stream, the
+ *  progress line), on the client's main thread; any member may be NULL. */
+struct rp_observer {
+	/* point @k of the @of of this transport begins */
+	void (*point)(void *ctx, const struct rp_result *r, size_t k,
+		      size_t of);
+	/* an interval of its throughput phase ended (-i, or the progress
+	 * line's own, once a second) */
+	void (*interval)(void *ctx, const struct rp_result *r,
+			 const struct rp_interval *iv);
+	/* the point is over: its result is complete */
+	void (*result)(void *ctx, const struct rp_result *r);
+	void *ctx;
+};
 
 /** Everything the command line says, validated. */
 struct rp_config {
@@ -48,13 +72,14 @@ struct rp_config {
 	int cpus[RP_MAX_CPUS];	   /* --cpu: thread i runs on cpus[i % n] */
 	size_t n_cpus;
 	struct rp_xport_params params;
-	bool json;	   /* one JSON document on stdout */
-	bool json_stream;  /* JSON lines on stdout while running */
-	bool csv;	   /* CSV on stdout */
-	const char *plot;  /* --plot FILE.svg, or NULL */
+	bool json;	    /* one JSON document on stdout */
+	bool json_stream;   /* JSON lines on stdout while running */
+	bool csv;	    /* CSV on stdout */
+	const char *plot;   /* --plot FILE.svg, or NULL */
 	const char *report; /* --report FILE.json: re-render, no network */
-	double interval_s; /* -i: 0 for none */
-	bool progress;	   /* a live line on stderr (a terminal, no -q) */
+	double interval_s;  /* -i: 0 for none */
+	bool progress;	    /* a live line on stderr (a terminal, no -q) */
+	const struct rp_observer *obs; /* or NULL */
 	bool once;
 	bool quiet;
 	/* set by a signal handler (a lock-free atomic is safe there) and
@@ -141,7 +166,7 @@ struct rp_result {
 	struct rp_hist_summary unloaded;
 	struct rp_hist_summary rtt;
 	struct rp_spectrum unloaded_spectrum; /* as unloaded: halved or not */
-	bool unloaded_halved; /* unloaded = rtt / 2 */
+	bool unloaded_halved;		      /* unloaded = rtt / 2 */
 	struct rp_side client;
 	struct rp_side server;
 	cJSON *client_info; /* the transports' local_info, owned: an array,
@@ -150,10 +175,15 @@ struct rp_result {
 	cJSON *server_host;
 	cJSON *client_host;	 /* rp_host_info() of this side, owned */
 	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
+	bool interrupted;	 /* SIGINT: the sweep stopped at this point */
+	enum rp_phase interrupted_phase; /* the phase it stopped in */
 	bool failed;
 	char error_code[32];
 	char error[256];
 };
+
+/** rp_intervals_free - free @n intervals and their per-stream arrays. */
+void rp_intervals_free(struct rp_interval *iv, uint32_t n);
 
 /** rp_result_fini - free what a result owns; the struct itself stays. */
 void rp_result_fini(struct rp_result *r);
@@ -212,9 +242,12 @@ struct rp_phase_out {
 /** One stream an engine drives, and where its figures go. */
 struct rp_engine_stream {
 	struct rp_stream *s;
-	struct rp_hist *hist; /* one record per operation; may be NULL */
+	struct rp_hist *hist;	/* one record per operation; may be NULL */
+	struct rp_ticker *tick; /* -i: intervals (run/ticker.h); or NULL */
 	struct rp_phase_out out;
 };
+
+struct rp_ticker;
 
 /** How long and how one phase runs. */
 struct rp_engine_opts {
