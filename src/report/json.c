@@ -51,7 +51,7 @@ static void lists_json(const struct rp_config *cfg, cJSON *c)
 
 /* The test as the user asked for it (not the wire's spec encoding: the
  * user's view has a list of transports, seconds, the server's address). */
-static cJSON *config_json(const struct rp_config *cfg)
+cJSON *rp_report_config_json(const struct rp_config *cfg)
 {
 	const struct rp_spec *sp = &cfg->spec;
 	cJSON *c = cJSON_CreateObject();
@@ -188,7 +188,7 @@ static void info_json(const struct rp_result *r, cJSON *o)
 	cJSON_AddStringToObject(o, "notes", r->notes);
 }
 
-static cJSON *result_json(const struct rp_result *r)
+cJSON *rp_report_result_json(const struct rp_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -211,6 +211,11 @@ static cJSON *result_json(const struct rp_result *r)
 	cJSON_AddItemToObject(o, "directions", rp_report_directions_json(r));
 	rp_report_add_or_null(o, "cpu", r->has_bandwidth, cpu_json(r));
 	info_json(r, o);
+	if (r->interrupted) {
+		cJSON_AddTrueToObject(o, "interrupted");
+		cJSON_AddStringToObject(o, "phase",
+					rp_phase_name(r->interrupted_phase));
+	}
 	rp_report_add_or_null(o, "error", r->failed, error_json(r));
 	return o;
 }
@@ -244,14 +249,15 @@ cJSON *rp_report_json_doc(const struct rp_config *cfg,
 		return NULL;
 	cJSON_AddStringToObject(doc, "schema", RP_JSON_SCHEMA);
 	cJSON_AddStringToObject(doc, "version", RP_VERSION);
-	cJSON_AddItemToObject(doc, "config", config_json(cfg));
+	cJSON_AddItemToObject(doc, "config", rp_report_config_json(cfg));
 	cJSON_AddItemToObject(doc, "hosts", hosts_json(res, n));
 	arr = cJSON_AddArrayToObject(doc, "results");
 	for (i = 0; i < n; i++) {
 		if (res[i].failed && !failed)
 			failed = &res[i];
 		if (arr)
-			cJSON_AddItemToArray(arr, result_json(&res[i]));
+			cJSON_AddItemToArray(arr,
+					     rp_report_result_json(&res[i]));
 	}
 	rp_report_add_or_null(doc, "error", failed != NULL,
 			      failed ? error_json(failed) : NULL);
@@ -261,7 +267,11 @@ cJSON *rp_report_json_doc(const struct rp_config *cfg,
 int rp_report_json(FILE *f, const struct rp_config *cfg,
 		   const struct rp_result *res, size_t n)
 {
-	cJSON *doc = rp_report_json_doc(cfg, res, n);
+	return rp_report_json_print(f, rp_report_json_doc(cfg, res, n));
+}
+
+int rp_report_json_print(FILE *f, cJSON *doc)
+{
 	char *text = doc ? cJSON_Print(doc) : NULL;
 	int err = 0;
 

@@ -35,10 +35,6 @@ void rp_report_flow_fields(const struct rp_flow *fl, cJSON *o);
  *  into the latency object @l, when it has points. */
 void rp_report_spectrum_json(const struct rp_spectrum *sp, cJSON *l);
 
-/** rp_report_interval_json - one interval: index, start, the flow's
- *  fields and, with several streams, "per_stream". */
-cJSON *rp_report_interval_json(const struct rp_interval *iv);
-
 /** rp_report_intervals_json - "intervals" (an array, empty without -i)
  *  and "interval_range" (null, or interval_s and the lowest and highest
  *  interval throughput) of @r into @o. */

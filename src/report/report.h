@@ -18,9 +18,23 @@
 cJSON *rp_report_json_doc(const struct rp_config *cfg,
 			  const struct rp_result *res, size_t n);
 
+/** rp_report_config_json - the document's "config": the test as asked. */
+cJSON *rp_report_config_json(const struct rp_config *cfg);
+
+/** rp_report_result_json - one element of the document's "results". */
+cJSON *rp_report_result_json(const struct rp_result *r);
+
+/** rp_report_interval_json - one interval: index, start, the flow's
+ *  fields and, with several streams, "per_stream". */
+cJSON *rp_report_interval_json(const struct rp_interval *iv);
+
 /** rp_report_json - print rp_report_json_doc to @f. Return: 0 or -errno. */
 int rp_report_json(FILE *f, const struct rp_config *cfg,
 		   const struct rp_result *res, size_t n);
+
+/** rp_report_json_print - @doc, indented, on @f; @doc freed. Return: 0
+ *  or -errno. */
+int rp_report_json_print(FILE *f, cJSON *doc);
 
 /** rp_report_text - the summary block of each result, for people. */
 void rp_report_text(FILE *f, const struct rp_config *cfg,

@@ -96,6 +96,13 @@ static void throughput(FILE *f, const struct rp_result *r)
 		r->bits_per_second / 1e9, r->mib_per_second,
 		r->messages_per_second, (unsigned long long)r->messages,
 		rp_units_format_size(r->bytes, sz, sizeof(sz)), r->seconds);
+	if (r->has_interval_range)
+		fprintf(f,
+			"  %-14s lowest %.3f Gb/s, highest %.3f Gb/s "
+			"(%u intervals of %g s)\n",
+			"intervals", r->interval_min_bps / 1e9,
+			r->interval_max_bps / 1e9, r->n_intervals,
+			r->interval_s);
 	rp_report_text_streams(f, r);
 }
 
@@ -127,6 +134,9 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 		rp_report_text_cpu(f, "server", &r->server);
 		rp_report_text_numa(f, r);
 	}
+	if (r->interrupted)
+		fprintf(f, "  INTERRUPTED in the %s phase: figures so far\n",
+			rp_phase_name(r->interrupted_phase));
 	if (r->failed)
 		fprintf(f, "  FAILED (%s): %s\n", r->error_code, r->error);
 }

@@ -16,6 +16,19 @@ import tempfile
 import time
 import traceback
 
+# Every JSON document a test reads is validated against schema/ by
+# tests/tools/check_json.py. It needs python3-jsonschema
+# (scripts/install-deps.sh); without it each such test fails, saying so,
+# rather than passing unvalidated.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tools"))
+try:
+    import check_json
+    _CHECK_JSON_ERROR = None
+except ImportError as _e:
+    check_json = None
+    _CHECK_JSON_ERROR = str(_e)
+
 # Control protocol (src/proto/proto.h).
 MAGIC = 0x52445046  # "RDPF"
 VERSION = 0x0200  # major 2, minor 0 (several streams, sweeps, bidir)
@@ -59,11 +72,37 @@ class Run:
             self.err[-3000:].strip() or "(empty)")
 
     def json(self):
+        """stdout as one JSON document, valid against the schema."""
         try:
-            return json.loads(self.out)
+            doc = json.loads(self.out)
         except ValueError as e:
             raise TestFailure("stdout is not one JSON document (%s)\n%s" %
                               (e, self.describe()))
+        check_doc(doc, lambda: self.describe())
+        return doc
+
+
+def check_doc(doc, context=""):
+    """@doc must be a valid rdmaperf/1 document
+    (schema/rdmaperf-1.schema.json); @context (a string, or a callable that
+    builds one) says where it came from when it is not."""
+    check(check_json is not None,
+          lambda: "cannot validate JSON output: " + _CHECK_JSON_ERROR)
+    errors = check_json.validate_doc(doc)
+    check(not errors, lambda: "the JSON document does not match the schema:"
+          "\n  " + "\n  ".join(errors[:20]) + "\n" +
+          (context() if callable(context) else context))
+
+
+def check_stream(lines, context=""):
+    """@lines (--json-stream output) must each be valid, the last a
+    summary (schema/rdmaperf-stream-1.schema.json)."""
+    check(check_json is not None,
+          lambda: "cannot validate JSON output: " + _CHECK_JSON_ERROR)
+    errors = check_json.validate_stream_lines(lines)
+    check(not errors, lambda: "the JSON lines do not match the schema:"
+          "\n  " + "\n  ".join(errors[:20]) + "\n" +
+          (context() if callable(context) else context))
 
 
 def run(binary, args, timeout=RUN_TIMEOUT):

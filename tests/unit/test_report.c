@@ -21,6 +21,7 @@
 
 #include "core/stats.h"
 #include "report/report.h"
+#include "run/flow.h"
 
 #define MSGS 1000
 #define SIZE 4096
@@ -79,9 +80,7 @@ static void fill_flow(struct rp_flow *fl, uint64_t msgs, double secs)
 	fl->messages = msgs;
 	fl->bytes = msgs * SIZE;
 	fl->seconds = secs;
-	fl->bits_per_second = (double)fl->bytes * 8 / secs;
-	fl->mib_per_second = (double)fl->bytes / 1048576.0 / secs;
-	fl->messages_per_second = (double)msgs / secs;
+	rp_flow_rates(fl);
 	fl->has_latency = true;
 	fill_summary(&fl->latency, 1);
 }

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading a result document back (--report FILE.json): the file, its
+ * schema, the config as the user asked for it and the hosts; each result
+ * is read by load_result.c. The document is the one rp_report_json_doc()
+ * writes, and what is read gives that document back when written again.
+ * Anything else is refused with a one-line reason or, where a member is
+ * missing or of the wrong type, read as 0: a hostile file never crashes
+ * the reader nor overflows one of its arrays.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "report/load.h"
+
+/* ---- typed members ---------------------------------------------------- */
+
+const cJSON *rp_load_get(const cJSON *o, const char *key)
+{
+	if (!cJSON_IsObject(o))
+		return NULL;
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+uint64_t rp_load_item_u64(const cJSON *v, uint64_t max)
+{
+	double d;
+
+	if (!cJSON_IsNumber(v))
+		return 0;
+	d = v->valuedouble;
+	if (!(d > 0))
+		return 0;
+	if (d >= (double)max)
+		return max;
+	return (uint64_t)d;
+}
+
+uint64_t rp_load_u64(const cJSON *o, const char *key, uint64_t max)
+{
+	return rp_load_item_u64(rp_load_get(o, key), max);
+}
+
+double rp_load_item_num(const cJSON *v)
+{
+	if (cJSON_IsNumber(v))
+		return v->valuedouble;
+	return cJSON_IsNull(v) ? NAN : 0;
+}
+
+double rp_load_num(const cJSON *o, const char *key)
+{
+	return rp_load_item_num(rp_load_get(o, key));
+}
+
+bool rp_load_bool(const cJSON *o, const char *key)
+{
+	return cJSON_IsTrue(rp_load_get(o, key));
+}
+
+void rp_load_str(const cJSON *o, const char *key, char *buf, size_t len)
+{
+	const cJSON *v = rp_load_get(o, key);
+
+	snprintf(buf, len, "%s",
+		 cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
+}
+
+/* How far the writer's @ns / 1e3 lands from @us. */
+static double miss(double ns, double us)
+{
+	return fabs(ns / 1e3 - us);
+}
+
+/* x / 1e3 rounds, so us * 1e3 may land an ulp or two from the value that
+ * gives us back: look at its neighbours. Not every us has one (above
+ * 1000 x, the ulp is up to 1024 times as wide): then the nearest, which
+ * cJSON prints as the same text. */
+double rp_load_ns(double us)
+{
+	double ns = us * 1e3, best = ns, up = ns, down = ns;
+	int i;
+
+	if (!isfinite(ns))
+		return ns;
+	for (i = 0; i < 4 && miss(best, us) > 0; i++) {
+		up = nextafter(up, INFINITY);
+		down = nextafter(down, -INFINITY);
+		if (miss(up, us) < miss(best, us))
+			best = up;
+		if (miss(down, us) < miss(best, us))
+			best = down;
+	}
+	return best;
+}
+
+void rp_load_point(const cJSON *o, struct rp_spec *sp)
+{
+	const cJSON *op = rp_load_get(o, "op"), *wait = rp_load_get(o, "wait");
+
+	if (cJSON_IsString(op))
+		rp_op_parse(op->valuestring, &sp->op);
+	if (cJSON_IsString(wait))
+		rp_wait_parse(wait->valuestring, &sp->wait);
+	sp->size_bytes = rp_load_u64(o, "size", RP_SPEC_MAX_SIZE);
+	sp->queue_depth =
+		(uint32_t)rp_load_u64(o, "queue_depth", RP_SPEC_MAX_DEPTH);
+	sp->iterations = rp_load_u64(o, "iterations", RP_JSON_MAX_EXACT);
+	sp->streams = (uint32_t)rp_load_u64(o, "streams", RP_SPEC_MAX_STREAMS);
+	sp->threads = (uint32_t)rp_load_u64(o, "threads", RP_SPEC_MAX_THREADS);
+	sp->bidir = rp_load_bool(o, "bidir");
+}
+
+/* ---- the file ---------------------------------------------------------- */
+
+/* All of @f, NUL-terminated, into a new *@out of *@len bytes (the NUL
+ * not counted); at most RP_LOAD_MAX_BYTES. */
+static int read_all(FILE *f, char **out, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = NULL, *p;
+
+	for (;;) {
+		p = realloc(buf, cap + 1);
+		if (!p) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = p;
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap || ferror(f))
+			break;
+		if (cap > RP_LOAD_MAX_BYTES) {
+			free(buf);
+			return -EFBIG;
+		}
+		cap = cap * 2 > RP_LOAD_MAX_BYTES ? RP_LOAD_MAX_BYTES + 1
+						  : cap * 2;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int read_file(const struct rp_loader *l, char **out, size_t *len)
+{
+	FILE *f = fopen(l->path, "rb");
+	int err = -errno;
+
+	if (!f)
+		return rp_errf(l->why, err, "cannot read %s: %s", l->path,
+			       strerror(-err));
+	errno = 0;
+	err = read_all(f, out, len);
+	if (!err && ferror(f)) {
+		err = errno ? -errno : -EIO;
+		free(*out);
+	}
+	fclose(f);
+	if (err == -EFBIG)
+		return rp_errf(l->why, err,
+			       "cannot read %s: larger than %u MiB", l->path,
+			       RP_LOAD_MAX_BYTES >> 20);
+	if (err)
+		return rp_errf(l->why, err, "cannot read %s: %s", l->path,
+			       strerror(-err));
+	return 0;
+}
+
+static int parse_file(const struct rp_loader *l, cJSON **out)
+{
+	const char *end = NULL;
+	size_t len = 0;
+	char *text = NULL;
+	int err = read_file(l, &text, &len);
+
+	if (err)
+		return err;
+	/* the NUL is part of the buffer: nothing may follow the document */
+	*out = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (!*out)
+		err = rp_errf(l->why, -EINVAL, "%s is not JSON (at byte %zu)",
+			      l->path,
+			      end && end >= text ? (size_t)(end - text) : len);
+	free(text);
+	return err;
+}
+
+static int check_doc(const struct rp_loader *l, const cJSON *root)
+{
+	const cJSON *schema = rp_load_get(root, "schema");
+
+	if (!cJSON_IsObject(root))
+		return rp_errf(l->why, -EINVAL,
+			       "%s is not a result document (not an object)",
+			       l->path);
+	if (!cJSON_IsString(schema))
+		return rp_errf(l->why, -EINVAL,
+			       "%s has no schema; this rdmaperf reads %s",
+			       l->path, RP_JSON_SCHEMA);
+	if (strcmp(schema->valuestring, RP_JSON_SCHEMA))
+		return rp_errf(
+			l->why, -EINVAL,
+			"%s has schema \"%.64s\"; this rdmaperf reads %s",
+			l->path, schema->valuestring, RP_JSON_SCHEMA);
+	if (!cJSON_IsArray(rp_load_get(root, "results")))
+		return rp_errf(l->why, -EINVAL, "%s has no \"results\" array",
+			       l->path);
+	return 0;
+}
+
+/* ---- the config -------------------------------------------------------- */
+
+/* The array @key of @c into *@out when it has at most @max elements;
+ * *@out NULL when it is absent or not an array. */
+static int list_get(const struct rp_loader *l, const cJSON *c, const char *key,
+		    size_t max, const cJSON **out)
+{
+	const cJSON *a = rp_load_get(c, key);
+	int n;
+
+	*out = NULL;
+	if (!cJSON_IsArray(a))
+		return 0;
+	n = cJSON_GetArraySize(a);
+	if ((size_t)n > max)
+		return rp_errf(l->why, -EINVAL,
+			       "%s: config.%s has %d entries; at most %zu",
+			       l->path, key, n, max);
+	*out = a;
+	return 0;
+}
+
+/* "transport": one name, or an array of them. */
+static int transports_read(const struct rp_loader *l, const cJSON *c,
+			   struct rp_config *cfg)
+{
+	const cJSON *t = rp_load_get(c, "transport"), *a, *e;
+	char(*names)[RP_SPEC_NAME_LEN] = cfg->transports;
+	int err;
+
+	if (cJSON_IsString(t)) {
+		snprintf(names[0], sizeof(names[0]), "%s", t->valuestring);
+		cfg->n_transports = 1;
+		return 0;
+	}
+	err = list_get(l, c, "transport", RP_MAX_TRANSPORTS, &a);
+	cJSON_ArrayForEach(e, a)
+	{
+		snprintf(names[cfg->n_transports++], sizeof(names[0]), "%s",
+			 cJSON_IsString(e) ? e->valuestring : "");
+	}
+	return err;
+}
+
+/* The sweep's sizes and depths, and the pinned CPUs. */
+static int lists_read(const struct rp_loader *l, const cJSON *c,
+		      struct rp_config *cfg)
+{
+	const cJSON *a, *e;
+	int err;
+
+	err = list_get(l, c, "sizes", RP_MAX_SIZES, &a);
+	cJSON_ArrayForEach(e, a)
+	{
+		cfg->sizes[cfg->n_sizes++] =
+			rp_load_item_u64(e, RP_SPEC_MAX_SIZE);
+	}
+	if (!err)
+		err = list_get(l, c, "queue_depths", RP_MAX_DEPTHS, &a);
+	cJSON_ArrayForEach(e, a)
+	{
+		cfg->depths[cfg->n_depths++] =
+			(uint32_t)rp_load_item_u64(e, RP_SPEC_MAX_DEPTH);
+	}
+	if (!err)
+		err = list_get(l, c, "cpus", RP_MAX_CPUS, &a);
+	cJSON_ArrayForEach(e, a)
+	{
+		cfg->cpus[cfg->n_cpus++] = (int)rp_load_item_u64(e, INT_MAX);
+	}
+	return err;
+}
+
+static int config_read(const struct rp_loader *l, const cJSON *c,
+		       struct rp_report_doc *doc)
+{
+	struct rp_config *cfg = &doc->cfg;
+	struct rp_spec *sp = &cfg->spec;
+	int err;
+
+	rp_load_point(c, sp);
+	sp->duration_ns = rp_load_u64(c, "duration_ns", RP_JSON_MAX_EXACT);
+	sp->warmup = rp_load_u64(c, "warmup", RP_JSON_MAX_EXACT);
+	sp->lat_iterations =
+		rp_load_u64(c, "lat_iterations", RP_JSON_MAX_EXACT);
+	sp->latency = rp_load_bool(c, "latency");
+	sp->bandwidth = rp_load_bool(c, "bandwidth");
+	sp->verify = rp_load_bool(c, "verify");
+	cfg->iterations_defaulted = rp_load_bool(c, "iterations_defaulted");
+	rp_load_str(c, "server", doc->host, sizeof(doc->host));
+	cfg->port = (uint16_t)rp_load_u64(c, "port", UINT16_MAX);
+	cfg->interval_s = rp_load_num(c, "interval_s");
+	err = transports_read(l, c, cfg);
+	if (!err)
+		err = lists_read(l, c, cfg);
+	snprintf(sp->transport, sizeof(sp->transport), "%s",
+		 cfg->transports[0]);
+	return err;
+}
+
+/* ---- the results ------------------------------------------------------- */
+
+/* A copy of the host object @h (absent or null: none). */
+static int host_dup(const cJSON *h, cJSON **out)
+{
+	if (!h || cJSON_IsNull(h))
+		return 0;
+	*out = cJSON_Duplicate(h, 1);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int results_read(struct rp_loader *l, const cJSON *root,
+			struct rp_report_doc *doc)
+{
+	const cJSON *a = rp_load_get(root, "results"), *e;
+	const cJSON *hosts = rp_load_get(root, "hosts");
+	size_t n = (size_t)cJSON_GetArraySize(a);
+	int err = 0;
+
+	if (n > RP_MAX_TRANSPORTS * RP_MAX_POINTS)
+		return rp_errf(l->why, -EINVAL,
+			       "%s has %zu results; at most %d", l->path, n,
+			       RP_MAX_TRANSPORTS * RP_MAX_POINTS);
+	doc->res = calloc(n ? n : 1, sizeof(*doc->res));
+	if (!doc->res)
+		return rp_errf(l->why, -ENOMEM, "%s: out of memory", l->path);
+	cJSON_ArrayForEach(e, a)
+	{
+		struct rp_result *r = &doc->res[doc->n++];
+
+		l->index = doc->n - 1;
+		err = rp_load_result(l, e, &doc->cfg, r);
+		if (!err)
+			err = host_dup(rp_load_get(hosts, "client"),
+				       &r->client_host);
+		if (!err)
+			err = host_dup(rp_load_get(hosts, "server"),
+				       &r->server_host);
+		if (err)
+			return rp_errf(l->why, err, "%s: out of memory",
+				       l->path);
+	}
+	return 0;
+}
+
+int rp_report_load(const char *path, struct rp_report_doc *doc,
+		   struct rp_err *why)
+{
+	struct rp_loader l = { .path = path, .why = why };
+	cJSON *root = NULL;
+	int err;
+
+	memset(doc, 0, sizeof(*doc));
+	doc->cfg.mode = RP_MODE_CLIENT;
+	doc->cfg.host = doc->host;
+	err = parse_file(&l, &root);
+	if (!err)
+		err = check_doc(&l, root);
+	if (!err)
+		err = config_read(&l, rp_load_get(root, "config"), doc);
+	if (!err)
+		err = results_read(&l, root, doc);
+	cJSON_Delete(root);
+	if (err)
+		rp_report_doc_free(doc);
+	return err;
+}
+
+void rp_report_doc_free(struct rp_report_doc *doc)
+{
+	size_t i;
+
+	if (!doc)
+		return;
+	for (i = 0; doc->res && i < doc->n; i++)
+		rp_result_fini(&doc->res[i]);
+	free(doc->res);
+	doc->res = NULL;
+	doc->n = 0;
+}

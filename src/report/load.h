@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the two halves of the document loader share (--report): load.c
+ * reads the file, the config and the hosts; load_result.c one element of
+ * "results". Members are read through helpers that never fail on hostile
+ * input: a missing or mistyped member reads as 0 (or absent), numbers are
+ * clamped, strings cut to their buffer.
+ */
+#ifndef RP_REPORT_LOAD_H
+#define RP_REPORT_LOAD_H
+
+#include "report/report.h"
+
+/* The largest file read back: far above any sweep's document. */
+#define RP_LOAD_MAX_BYTES (256u << 20)
+/* Intervals of one result: 24 h at -i 0.1 is 864000. */
+#define RP_LOAD_MAX_INTERVALS (1u << 20)
+
+/** Where a reason is recorded, and what it names. */
+struct rp_loader {
+	const char *path;
+	size_t index; /* the result being read */
+	struct rp_err *why;
+};
+
+/** rp_load_get - the member @key of @o; NULL unless @o is an object. */
+const cJSON *rp_load_get(const cJSON *o, const char *key);
+
+/**
+ * rp_load_item_u64 - @v as a whole number in [0, @max]: 0 when not a
+ * number, negative or NaN; @max above it; a fraction cut.
+ */
+uint64_t rp_load_item_u64(const cJSON *v, uint64_t max);
+
+/** rp_load_u64 - rp_load_item_u64() of the member @key of @o. */
+uint64_t rp_load_u64(const cJSON *o, const char *key, uint64_t max);
+
+/**
+ * rp_load_item_num - @v as a double: null (what the writer prints for a
+ * value that is not finite) reads as NAN, anything else not a number as 0.
+ */
+double rp_load_item_num(const cJSON *v);
+
+/** rp_load_num - rp_load_item_num() of the member @key of @o. */
+double rp_load_num(const cJSON *o, const char *key);
+
+/** rp_load_bool - the member @key of @o is true. */
+bool rp_load_bool(const cJSON *o, const char *key);
+
+/** rp_load_str - the string member @key of @o into @buf, cut to @len
+ *  bytes; "" when absent or not a string. */
+void rp_load_str(const cJSON *o, const char *key, char *buf, size_t len);
+
+/**
+ * rp_load_ns - nanoseconds from the microseconds the writer printed: the
+ * double whose value / 1e3 is @us again (so the document reads back the
+ * same), or when there is none the one whose value / 1e3 is nearest.
+ */
+double rp_load_ns(double us);
+
+/**
+ * rp_load_point - what both "config" and a result say of a point into
+ * @sp: op, size, queue_depth, iterations, streams, threads, wait, bidir
+ * (an op or wait that does not parse leaves @sp's).
+ */
+void rp_load_point(const cJSON *o, struct rp_spec *sp);
+
+/**
+ * rp_load_result - the result object @o, as rp_report_json_doc() wrote
+ * it, into the zeroed @r: its point's spec starts from @cfg's; hosts are
+ * not read here. What @r owns is freed by rp_result_fini(), also after a
+ * failure. Return: 0, -EINVAL (a list longer than its array) or -ENOMEM,
+ * with the reason in @l->why.
+ */
+int rp_load_result(const struct rp_loader *l, const cJSON *o,
+		   const struct rp_config *cfg, struct rp_result *r);
+
+#endif

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One element of a document's "results" read back (load.c reads the rest):
+ * the inverse of json.c, json_flow.c and json_interval.c, member by member.
+ * Latencies are printed in microseconds and kept in nanoseconds; what the
+ * writer prints as null (a figure that is not finite) reads as NAN; the
+ * per-stream array of a result holds both directions, told apart by their
+ * "direction". Without --bidir the writer prints no "directions": the
+ * client's direction then is the result's own figures, as the client
+ * built it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "report/load.h"
+
+static const char *const dir_names[RP_DIR__COUNT] = {
+	[RP_DIR_C2S] = "client_to_server",
+	[RP_DIR_S2C] = "server_to_client",
+};
+
+static int too_long(const struct rp_loader *l, const char *what, size_t n,
+		    size_t max)
+{
+	return rp_errf(l->why, -EINVAL,
+		       "%s: result %zu: %s has %zu entries; at most %zu",
+		       l->path, l->index, what, n, max);
+}
+
+static int no_memory(const struct rp_loader *l)
+{
+	return rp_errf(l->why, -ENOMEM, "%s: result %zu: out of memory",
+		       l->path, l->index);
+}
+
+/* ---- figures ------------------------------------------------------------ */
+
+static void summary_read(const cJSON *o, struct rp_hist_summary *s)
+{
+	s->count = rp_load_u64(o, "count", RP_JSON_MAX_EXACT);
+	s->min = rp_load_ns(rp_load_num(o, "min"));
+	s->mean = rp_load_ns(rp_load_num(o, "mean"));
+	s->p50 = rp_load_ns(rp_load_num(o, "p50"));
+	s->p90 = rp_load_ns(rp_load_num(o, "p90"));
+	s->p99 = rp_load_ns(rp_load_num(o, "p99"));
+	s->p99_9 = rp_load_ns(rp_load_num(o, "p99_9"));
+	s->p99_99 = rp_load_ns(rp_load_num(o, "p99_99"));
+	s->max = rp_load_ns(rp_load_num(o, "max"));
+	s->stddev = rp_load_ns(rp_load_num(o, "stddev"));
+}
+
+/* "spectrum": [[percentile, us], ...] of the latency object @o. */
+static int spectrum_read(const struct rp_loader *l, const cJSON *o,
+			 struct rp_spectrum *sp)
+{
+	const cJSON *a = rp_load_get(o, "spectrum"), *e;
+	size_t n;
+
+	if (!cJSON_IsArray(a))
+		return 0;
+	n = (size_t)cJSON_GetArraySize(a);
+	if (n > RP_SPECTRUM_MAX)
+		return too_long(l, "a latency spectrum", n, RP_SPECTRUM_MAX);
+	cJSON_ArrayForEach(e, a)
+	{
+		sp->pct[sp->n] = rp_load_item_num(cJSON_GetArrayItem(e, 0));
+		sp->value[sp->n++] =
+			rp_load_ns(rp_load_item_num(cJSON_GetArrayItem(e, 1)));
+	}
+	return 0;
+}
+
+/* bytes, messages, seconds, throughput and latency (rp_report_flow_fields) */
+static void flow_read(const cJSON *o, struct rp_flow *fl)
+{
+	const cJSON *t = rp_load_get(o, "throughput");
+	const cJSON *lat = rp_load_get(o, "latency");
+
+	fl->bytes = rp_load_u64(o, "bytes", RP_JSON_MAX_EXACT);
+	fl->messages = rp_load_u64(o, "messages", RP_JSON_MAX_EXACT);
+	fl->seconds = rp_load_num(o, "seconds");
+	fl->bits_per_second = rp_load_num(t, "bits_per_second");
+	fl->mib_per_second = rp_load_num(t, "mib_per_second");
+	fl->messages_per_second = rp_load_num(t, "messages_per_second");
+	fl->has_latency = cJSON_IsObject(lat);
+	if (fl->has_latency)
+		summary_read(lat, &fl->latency);
+}
+
+static void stream_read(const cJSON *o, struct rp_stream_result *s)
+{
+	s->stream = (uint32_t)rp_load_u64(o, "stream", UINT32_MAX);
+	s->thread = (uint32_t)rp_load_u64(o, "thread", UINT32_MAX);
+	flow_read(o, &s->flow);
+}
+
+/* The test's own figures, as a flow (the client's direction without
+ * --bidir is the whole test). */
+static void totals_flow(const struct rp_result *r, struct rp_flow *fl)
+{
+	fl->bytes = r->bytes;
+	fl->messages = r->messages;
+	fl->seconds = r->seconds;
+	fl->bits_per_second = r->bits_per_second;
+	fl->mib_per_second = r->mib_per_second;
+	fl->messages_per_second = r->messages_per_second;
+	fl->has_latency = r->has_latency;
+	fl->latency = r->latency;
+}
+
+/* ---- streams and directions --------------------------------------------- */
+
+static enum rp_dir dir_of(const cJSON *e)
+{
+	const cJSON *d = rp_load_get(e, "direction");
+
+	if (cJSON_IsString(d) && !strcmp(d->valuestring, dir_names[RP_DIR_S2C]))
+		return RP_DIR_S2C;
+	return RP_DIR_C2S;
+}
+
+/* The entries of the result's "per_stream" @a of direction @d into a new
+ * dr->per_stream (NULL when none). */
+static int streams_read(const struct rp_loader *l, const cJSON *a,
+			enum rp_dir d, struct rp_direction *dr)
+{
+	const cJSON *e;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(e, a)
+	{
+		n += dir_of(e) == d;
+	}
+	if (n > RP_SPEC_MAX_STREAMS)
+		return too_long(l, "per_stream", n, RP_SPEC_MAX_STREAMS);
+	if (!n)
+		return 0;
+	dr->per_stream = calloc(n, sizeof(*dr->per_stream));
+	if (!dr->per_stream)
+		return no_memory(l);
+	cJSON_ArrayForEach(e, a)
+	{
+		if (dir_of(e) == d)
+			stream_read(e, &dr->per_stream[dr->n_streams++]);
+	}
+	return 0;
+}
+
+/* --bidir: one direction's object of "directions" (null: it did not run). */
+static void direction_read(const cJSON *o, struct rp_direction *dr)
+{
+	dr->present = cJSON_IsObject(o);
+	if (!dr->present)
+		return;
+	flow_read(o, &dr->flow);
+	dr->fairness = rp_load_num(o, "fairness");
+	if (!dr->per_stream)
+		dr->n_streams = (uint32_t)rp_load_u64(o, "streams",
+						      RP_SPEC_MAX_STREAMS);
+}
+
+static int dirs_read(const struct rp_loader *l, const cJSON *o,
+		     struct rp_result *r)
+{
+	const cJSON *a = rp_load_get(o, "per_stream");
+	const cJSON *dirs = rp_load_get(o, "directions");
+	int d, err;
+
+	for (d = 0; d < RP_DIR__COUNT; d++) {
+		err = streams_read(l, cJSON_IsArray(a) ? a : NULL,
+				   (enum rp_dir)d, &r->dir[d]);
+		if (err)
+			return err;
+		r->dir[d].present = r->dir[d].n_streams > 0;
+		r->dir[d].fairness = rp_load_num(o, "fairness");
+	}
+	if (r->spec.bidir && cJSON_IsObject(dirs)) {
+		for (d = 0; d < RP_DIR__COUNT; d++)
+			direction_read(rp_load_get(dirs, dir_names[d]),
+				       &r->dir[d]);
+		return 0;
+	}
+	r->dir[RP_DIR_C2S].present |= r->has_bandwidth;
+	totals_flow(r, &r->dir[RP_DIR_C2S].flow);
+	return 0;
+}
+
+/* ---- intervals ----------------------------------------------------------- */
+
+static int interval_read(const struct rp_loader *l, const cJSON *o,
+			 struct rp_interval *iv)
+{
+	const cJSON *a = rp_load_get(o, "per_stream"), *e;
+	size_t n = cJSON_IsArray(a) ? (size_t)cJSON_GetArraySize(a) : 0;
+
+	iv->index = (uint32_t)rp_load_u64(o, "index", UINT32_MAX);
+	iv->start = rp_load_num(o, "start");
+	flow_read(o, &iv->flow);
+	if (n > RP_SPEC_MAX_STREAMS * RP_DIR__COUNT)
+		return too_long(l, "an interval's per_stream", n,
+				RP_SPEC_MAX_STREAMS * RP_DIR__COUNT);
+	if (!n)
+		return 0;
+	iv->per_stream = calloc(n, sizeof(*iv->per_stream));
+	if (!iv->per_stream)
+		return no_memory(l);
+	cJSON_ArrayForEach(e, a)
+	{
+		stream_read(e, &iv->per_stream[iv->n_streams++]);
+	}
+	return 0;
+}
+
+/* "intervals" and "interval_range"; without a range, the interval asked
+ * for is the config's. */
+static int intervals_read(const struct rp_loader *l, const cJSON *o,
+			  const struct rp_config *cfg, struct rp_result *r)
+{
+	const cJSON *a = rp_load_get(o, "intervals"), *e;
+	const cJSON *range = rp_load_get(o, "interval_range");
+	size_t n = cJSON_IsArray(a) ? (size_t)cJSON_GetArraySize(a) : 0;
+	int err = 0;
+
+	r->has_interval_range = cJSON_IsObject(range);
+	r->interval_s = r->has_interval_range ? rp_load_num(range, "interval_s")
+					      : cfg->interval_s;
+	r->interval_min_bps = rp_load_num(range, "min_bits_per_second");
+	r->interval_max_bps = rp_load_num(range, "max_bits_per_second");
+	if (n > RP_LOAD_MAX_INTERVALS)
+		return too_long(l, "intervals", n, RP_LOAD_MAX_INTERVALS);
+	if (!n)
+		return 0;
+	r->intervals = calloc(n, sizeof(*r->intervals));
+	if (!r->intervals)
+		return no_memory(l);
+	cJSON_ArrayForEach(e, a)
+	{
+		err = interval_read(l, e, &r->intervals[r->n_intervals++]);
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/* ---- CPU, transport information, the point --------------------------------
+ */
+
+static void side_read(const cJSON *o, struct rp_side *s)
+{
+	s->present = cJSON_IsObject(o);
+	if (!s->present)
+		return;
+	rp_cpu_usage_from_json(o, &s->cpu);
+	s->messages = rp_load_u64(o, "messages", RP_JSON_MAX_EXACT);
+	s->bytes = rp_load_u64(o, "bytes", RP_JSON_MAX_EXACT);
+	s->verify_errors = rp_load_u64(o, "verify_errors", RP_JSON_MAX_EXACT);
+}
+
+/* A side's transport information: every stream's ("X_streams"), else the
+ * one object ("X_transport") as it was: what the writer prints again. */
+static int info_read(const cJSON *o, const char *one, const char *all,
+		     cJSON **out)
+{
+	const cJSON *a = rp_load_get(o, all), *first = rp_load_get(o, one);
+	const cJSON *src = cJSON_IsArray(a) ? a : first;
+
+	if (!src)
+		return 0;
+	*out = cJSON_Duplicate(src, 1);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* What the point was (its spec starts from the config's: warm-up, phases
+ * and verify are not repeated per result), how it ended, the notes. */
+static void point_read(const cJSON *o, const struct rp_config *cfg,
+		       struct rp_result *r)
+{
+	double secs = rp_load_num(o, "duration_s");
+	const cJSON *err = rp_load_get(o, "error");
+	const cJSON *phase = rp_load_get(o, "phase");
+
+	r->spec = cfg->spec;
+	rp_load_str(o, "transport", r->transport, sizeof(r->transport));
+	memcpy(r->spec.transport, r->transport, sizeof(r->transport));
+	r->point = (uint32_t)rp_load_u64(o, "point", UINT32_MAX);
+	rp_load_point(o, &r->spec);
+	r->spec.duration_ns = secs > 0 && secs < RP_JSON_MAX_EXACT / 1e9
+				      ? (uint64_t)llround(secs * 1e9)
+				      : 0;
+	r->failed = cJSON_IsObject(err) || cJSON_IsFalse(rp_load_get(o, "ok"));
+	rp_load_str(err, "code", r->error_code, sizeof(r->error_code));
+	rp_load_str(err, "message", r->error, sizeof(r->error));
+	rp_load_str(o, "notes", r->notes, sizeof(r->notes));
+	r->interrupted = rp_load_bool(o, "interrupted");
+	if (r->interrupted && cJSON_IsString(phase))
+		rp_phase_parse(phase->valuestring, &r->interrupted_phase);
+}
+
+/* The test's figures: totals, throughput, both latencies. */
+static int figures_read(const struct rp_loader *l, const cJSON *o,
+			struct rp_result *r)
+{
+	const cJSON *t = rp_load_get(o, "throughput");
+	const cJSON *lat = rp_load_get(o, "latency");
+	const cJSON *unl = rp_load_get(o, "latency_unloaded");
+	const cJSON *m = rp_load_get(unl, "method");
+
+	r->bytes = rp_load_u64(o, "bytes", RP_JSON_MAX_EXACT);
+	r->messages = rp_load_u64(o, "messages", RP_JSON_MAX_EXACT);
+	r->seconds = rp_load_num(o, "seconds");
+	r->warmup_messages =
+		rp_load_u64(o, "warmup_messages", RP_JSON_MAX_EXACT);
+	r->has_bandwidth = cJSON_IsObject(t);
+	r->bits_per_second = rp_load_num(t, "bits_per_second");
+	r->mib_per_second = rp_load_num(t, "mib_per_second");
+	r->messages_per_second = rp_load_num(t, "messages_per_second");
+	r->has_latency = cJSON_IsObject(lat);
+	summary_read(lat, &r->latency);
+	r->has_unloaded = cJSON_IsObject(unl);
+	summary_read(unl, &r->unloaded);
+	r->rtt.p50 = rp_load_ns(rp_load_num(unl, "rtt_p50"));
+	r->rtt.p99 = rp_load_ns(rp_load_num(unl, "rtt_p99"));
+	r->unloaded_halved =
+		cJSON_IsString(m) && !strcmp(m->valuestring, "half round trip");
+	if (spectrum_read(l, lat, &r->latency_spectrum))
+		return -EINVAL;
+	return spectrum_read(l, unl, &r->unloaded_spectrum);
+}
+
+int rp_load_result(const struct rp_loader *l, const cJSON *o,
+		   const struct rp_config *cfg, struct rp_result *r)
+{
+	const cJSON *cpu = rp_load_get(o, "cpu");
+	int err;
+
+	if (!cJSON_IsObject(o))
+		return rp_errf(l->why, -EINVAL,
+			       "%s: result %zu is not an object", l->path,
+			       l->index);
+	point_read(o, cfg, r);
+	err = figures_read(l, o, r);
+	if (!err)
+		err = dirs_read(l, o, r);
+	if (!err)
+		err = intervals_read(l, o, cfg, r);
+	if (err)
+		return err;
+	side_read(rp_load_get(cpu, "client"), &r->client);
+	side_read(rp_load_get(cpu, "server"), &r->server);
+	if (info_read(o, "client_transport", "client_streams",
+		      &r->client_info) ||
+	    info_read(o, "server_transport", "server_streams", &r->server_info))
+		return no_memory(l);
+	return 0;
+}
