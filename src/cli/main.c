@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "cli/live.h"
 #include "cli/options.h"
 #include "report/report.h"
 
@@ -76,38 +79,135 @@ static void expand_all(struct rp_config *cfg)
 	}
 }
 
+/* The document on stdout, JSON modes only, when there are no results to
+ * say it with: stdout carries JSON and nothing else, also on errors. */
+static void json_error(const struct rp_config *cfg, const char *code,
+		       const char *msg)
+{
+	cJSON *doc, *e;
+
+	if (!cfg->json && !cfg->json_stream)
+		return;
+	doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "schema", RP_JSON_SCHEMA);
+	cJSON_AddStringToObject(doc, "version", RP_VERSION);
+	cJSON_AddNullToObject(doc, "config");
+	cJSON_AddNullToObject(doc, "hosts");
+	cJSON_AddArrayToObject(doc, "results");
+	e = cJSON_AddObjectToObject(doc, "error");
+	cJSON_AddStringToObject(e, "code", code);
+	cJSON_AddStringToObject(e, "message", msg);
+	if (cfg->json_stream) {
+		rp_live_json_line(rp_live_typed("summary", doc));
+		return;
+	}
+	rp_report_json_print(stdout, doc);
+}
+
+/* The results in the format asked for, and the plot. Return: 0, or 1
+ * when the plot could not be written. */
+static int output(const struct rp_config *cfg, const struct rp_result *res,
+		  size_t n)
+{
+	struct rp_err why = { "" };
+	cJSON *doc;
+	int rc = 0;
+
+	if (cfg->plot && rp_report_plot(cfg->plot, cfg, res, n, &why)) {
+		fprintf(stderr, "rdmaperf: --plot: %s\n", why.msg);
+		rc = 1;
+	}
+	if (cfg->json) {
+		rp_report_json(stdout, cfg, res, n);
+	} else if (cfg->json_stream) {
+		doc = rp_report_json_doc(cfg, res, n);
+		rp_live_json_line(rp_live_typed("summary", doc));
+	} else if (cfg->csv) {
+		rp_report_csv(stdout, cfg, res, n);
+	} else {
+		rp_report_text(stdout, cfg, res, n);
+	}
+	return rc;
+}
+
+/* What went wrong, once per run of failed points, on stderr. */
+static void tell_failures(const struct rp_config *cfg,
+			  const struct rp_result *r, size_t points)
+{
+	size_t k;
+
+	if (r->notes[0])
+		fprintf(stderr, "rdmaperf: %s: note: %s\n", r->transport,
+			r->notes);
+	for (k = 0; k < points && !cfg->json && !cfg->json_stream; k++)
+		if (r[k].failed && (k == 0 || !r[k - 1].failed))
+			fprintf(stderr, "rdmaperf: %s\n", r[k].error);
+}
+
+/* A transport after an interrupt does not run. */
+static void not_run(struct rp_result *r, const char *transport)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->transport, sizeof(r->transport), "%s", transport);
+	r->failed = true;
+	snprintf(r->error_code, sizeof(r->error_code), "interrupted");
+	snprintf(r->error, sizeof(r->error), "not run: interrupted");
+}
+
 /* Every transport, each over the whole sweep: results transport-major. */
-static int run_client(const struct rp_config *cfg)
+static int run_client(struct rp_config *cfg)
 {
 	size_t points = cfg->n_sizes * cfg->n_depths;
 	size_t i, k, n = cfg->n_transports * points;
 	struct rp_result *res = calloc(n, sizeof(*res));
+	struct rp_live live;
 	int failed = 0;
 
 	if (!res) {
 		fprintf(stderr, "rdmaperf: out of memory\n");
 		return 1;
 	}
+	rp_live_init(&live, cfg);
+	rp_live_begin(&live);
 	for (i = 0; i < cfg->n_transports; i++) {
 		struct rp_result *r = &res[i * points];
 
+		for (k = 0; atomic_load(&interrupted) && k < points; k++)
+			not_run(&r[k], cfg->transports[i]);
+		if (k)
+			continue;
+		rp_live_transport(&live, i);
 		if (rp_client_run_test(cfg, cfg->transports[i], r))
 			failed = 1;
-		if (r->notes[0])
-			fprintf(stderr, "rdmaperf: %s: note: %s\n",
-				r->transport, r->notes);
-		for (k = 0; k < points && !cfg->json; k++)
-			if (r[k].failed && (k == 0 || !r[k - 1].failed))
-				fprintf(stderr, "rdmaperf: %s\n", r[k].error);
+		rp_live_clear(&live);
+		tell_failures(cfg, r, points);
 	}
-	if (cfg->json)
-		rp_report_json(stdout, cfg, res, n);
-	else
-		rp_report_text(stdout, cfg, res, n);
+	failed |= output(cfg, res, n);
+	cfg->obs = NULL;
 	for (i = 0; i < n; i++)
 		rp_result_fini(&res[i]);
 	free(res);
-	return failed;
+	return atomic_load(&interrupted) ? 130 : failed;
+}
+
+/* --report: a saved result, re-rendered in the format asked for. */
+static int report(const struct rp_config *cfg)
+{
+	struct rp_report_doc doc;
+	struct rp_err why = { "" };
+	int rc;
+
+	if (rp_report_load(cfg->report, &doc, &why)) {
+		fprintf(stderr, "rdmaperf: --report: %s\n", why.msg);
+		json_error(cfg, "usage", why.msg);
+		return 2;
+	}
+	doc.cfg.json = cfg->json;
+	doc.cfg.csv = cfg->csv;
+	doc.cfg.plot = cfg->plot;
+	rc = output(&doc.cfg, doc.res, doc.n);
+	rp_report_doc_free(&doc);
+	return rc;
 }
 
 static void *loop_server_main(void *arg)
@@ -164,8 +264,10 @@ static int loopback(struct rp_config *cfg)
 	scfg = *cfg;
 	scfg.port = 0;
 	scfg.quiet = true;
-	if (open_server(&scfg, &srv))
+	if (open_server(&scfg, &srv)) {
+		json_error(cfg, "listen", "cannot listen on a local port");
 		return 1;
+	}
 	if (pthread_create(&t, NULL, loop_server_main, srv)) {
 		rp_server_close(srv);
 		return 1;
@@ -178,6 +280,21 @@ static int loopback(struct rp_config *cfg)
 	return rc;
 }
 
+/* Bad usage under --json or --json-stream: the error as JSON too. */
+static void usage_json(int argc, char **argv, const char *err)
+{
+	struct rp_config cfg = { 0 };
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		cfg.json |= !strcmp(argv[i], "--json");
+		cfg.json_stream |= !strcmp(argv[i], "--json-stream");
+	}
+	if (cfg.json && cfg.json_stream)
+		cfg.json_stream = false;
+	json_error(&cfg, "usage", err);
+}
+
 int main(int argc, char **argv)
 {
 	struct rp_config cfg;
@@ -186,6 +303,7 @@ int main(int argc, char **argv)
 
 	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
+		usage_json(argc, argv, err);
 		return 2;
 	}
 	if (act == RP_CLI_HELP) {
@@ -200,6 +318,9 @@ int main(int argc, char **argv)
 	cfg.interrupted = &interrupted;
 	if (cfg.mode == RP_MODE_SERVER)
 		return serve(&cfg);
+	if (cfg.mode == RP_MODE_REPORT)
+		return report(&cfg);
+	cfg.progress = !cfg.quiet && isatty(STDERR_FILENO);
 	expand_all(&cfg);
 	return cfg.mode == RP_MODE_LOOPBACK ? loopback(&cfg) : run_client(&cfg);
 }

@@ -43,6 +43,9 @@ static int num_in(struct parse *p, const char *flag, const char *arg,
 
 static int set_mode(struct parse *p, enum rp_mode m)
 {
+	if (p->cfg->mode == RP_MODE_REPORT)
+		return rp_cli_bad(p, "--report re-renders a saved result: "
+				     "no -s, -c or --loopback with it");
 	if (p->cfg->mode != RP_MODE_NONE && p->cfg->mode != m)
 		return rp_cli_bad(p,
 				  "-s/--server, -c/--client and --loopback are "
@@ -267,13 +270,6 @@ static int o_verify(struct parse *p, const char *arg)
 	return 0;
 }
 
-static int o_json(struct parse *p, const char *arg)
-{
-	(void)arg;
-	p->cfg->json = true;
-	return 0;
-}
-
 static int o_once(struct parse *p, const char *arg)
 {
 	(void)arg;
@@ -374,7 +370,11 @@ enum {
 	O_ALL_SIZES,
 	O_BIDIR,
 	O_WAIT,
-	O_CPU
+	O_CPU,
+	O_JSON_STREAM,
+	O_CSV,
+	O_PLOT,
+	O_REPORT
 };
 
 static const struct opt opts[] = {
@@ -418,9 +418,20 @@ static const struct opt opts[] = {
 	  "skip the throughput phase" },
 	{ "verify", O_VERIFY, 0, o_verify, NULL,
 	  "receiver checks the payload of every message" },
-	{ "json", O_JSON, 0, o_json, NULL, "print one JSON document" },
+	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
+	  "report every SEC seconds of the throughput phase" },
+	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },
+	{ "json-stream", O_JSON_STREAM, 0, rp_cli_o_json_stream, NULL,
+	  "print JSON lines as the test runs, the document last" },
+	{ "csv", O_CSV, 0, rp_cli_o_csv, NULL,
+	  "print CSV: a header, a row per point" },
+	{ "plot", O_PLOT, 1, rp_cli_o_plot, "FILE",
+	  "draw the results into an SVG file" },
+	{ "report", O_REPORT, 1, rp_cli_o_report, "FILE",
+	  "re-render a saved --json result (no test)" },
 	{ "once", O_ONCE, 0, o_once, NULL, "server: exit after one test" },
-	{ "quiet", O_QUIET, 0, o_quiet, NULL, "server: no log lines" },
+	{ "quiet", O_QUIET, 0, o_quiet, NULL,
+	  "no log lines (server), no progress line (client)" },
 	{ "device", 'd', 1, o_device, "DEV",
 	  "rdma: device (default: the one routing to the address)" },
 	{ "ib-port", O_IB_PORT, 1, o_ib_port, "N", "rdma: device port" },
@@ -472,6 +483,19 @@ static void defaults(struct rp_config *cfg)
 	cfg->params.inline_bytes = -1;
 }
 
+/* What --report takes: the output options. */
+static bool report_ok(int val)
+{
+	static const int ok[] = { O_JSON, O_CSV, O_PLOT,  O_REPORT,
+				  'h',	  'V',	 O_QUIET, O_JSON_STREAM };
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (ok[i] == val)
+			return true;
+	return false;
+}
+
 static const char *flag_name(int val, char *buf, size_t len)
 {
 	const struct opt *o = find_opt(val);
@@ -514,6 +538,8 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 	while (!rc && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		o = find_opt(c);
 		rc = o ? o->fn(&p, optarg) : getopt_error(&p, c, argv);
+		if (o)
+			rp_cli_note_test_flag(&p, o->name, report_ok(c));
 	}
 	if (!rc && optind < argc)
 		rc = rp_cli_bad(&p, "unexpected argument '%s'", argv[optind]);
@@ -533,8 +559,12 @@ void rp_cli_usage(FILE *f)
 		"       rdmaperf -c -a HOST [-x LIST] [-o OP] "
 		"[-S SIZES | --all-sizes] [-q DEPTHS]\n"
 		"                [-P N] [-T N] [--bidir] [--wait MODE] "
-		"[-C N | -t SEC] [--json]\n"
-		"       rdmaperf --loopback [options]\n\n"
+		"[-C N | -t SEC] [-i SEC]\n"
+		"                [--json | --json-stream | --csv] "
+		"[--plot FILE.svg]\n"
+		"       rdmaperf --loopback [options]\n"
+		"       rdmaperf --report FILE.json [--json | --csv] "
+		"[--plot FILE.svg]\n\n"
 		"Latency and throughput of RDMA, TCP and rsockets in one "
 		"run.\n\nOptions:\n");
 	for (i = 0; i < N_OPTS; i++) {

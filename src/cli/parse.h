@@ -16,8 +16,10 @@ struct parse {
 	bool set_iters;
 	bool set_time;
 	bool set_warmup;
-	bool set_sizes; /* -S */
-	bool all_sizes; /* --all-sizes */
+	bool set_sizes;	       /* -S */
+	bool all_sizes;	       /* --all-sizes */
+	const char *format;    /* --json, --json-stream or --csv */
+	const char *test_flag; /* the first option that describes a test */
 	enum rp_cli_action act;
 };
 
@@ -28,5 +30,15 @@ __attribute__((format(printf, 2, 3))) int rp_cli_bad(struct parse *p,
 /** rp_cli_finish - after the last option: the mode's needs, the sweep's
  *  points and the spec the server receives. Return: 0 or -EINVAL. */
 int rp_cli_finish(struct parse *p);
+
+/* outputs.c: the handlers of the output options, and their rules */
+int rp_cli_o_json(struct parse *p, const char *arg);
+int rp_cli_o_json_stream(struct parse *p, const char *arg);
+int rp_cli_o_csv(struct parse *p, const char *arg);
+int rp_cli_o_plot(struct parse *p, const char *arg);
+int rp_cli_o_report(struct parse *p, const char *arg);
+int rp_cli_o_interval(struct parse *p, const char *arg);
+void rp_cli_note_test_flag(struct parse *p, const char *name, bool report_ok);
+int rp_cli_check_outputs(struct parse *p);
 
 #endif

@@ -120,9 +120,11 @@ int rp_cli_finish(struct parse *p)
 {
 	int rc;
 
+	if (p->cfg->mode == RP_MODE_REPORT)
+		return rp_cli_check_outputs(p);
 	default_points(p->cfg);
 	rc = check_mode(p);
 	if (!rc && p->cfg->mode != RP_MODE_SERVER)
 		rc = finish_spec(p);
-	return rc;
+	return rc ? rc : rp_cli_check_outputs(p);
 }

@@ -19,6 +19,9 @@ set(RP_E2E_TESTS
 	once 120
 	back_to_back 180
 	sweeps_streams 600
+	plots 300
+	csv_json 300
+	live 300
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -265,6 +265,21 @@ static const struct bad_case bad_cases[] = {
 	{ { "-c", "-a", "h", "-t", "1", "-C", "100" }, { "exclusive" } },
 	{ { "-c", "-a", "h", "-t", "0" }, { "-t/--time" } },
 	{ { "-c", "-a", "h", "-t", "abc" }, { "-t/--time" } },
+	{ { "-c", "-a", "h", "-i", "0.05" }, { "-i/--interval", "0.1" } },
+	{ { "-c", "-a", "h", "-i", "4000" }, { "-i/--interval", "3600" } },
+	{ { "-c", "-a", "h", "-i", "x" }, { "-i/--interval" } },
+	{ { "-c", "-a", "h", "-i", "1", "--no-bandwidth" },
+	  { "-i/--interval" } },
+	{ { "-c", "-a", "h", "--json", "--csv" }, { "--json", "--csv" } },
+	{ { "-c", "-a", "h", "--csv", "--json-stream" }, { "exclusive" } },
+	{ { "-c", "-a", "h", "--plot", "" }, { "--plot" } },
+	{ { "-s", "-i", "1" }, { "the client's" } },
+	{ { "-s", "--csv" }, { "the client's" } },
+	{ { "--report", "f.json", "-c" }, { "--report", "no -s, -c" } },
+	{ { "-c", "--report", "f.json" }, { "--report", "no -s, -c" } },
+	{ { "--report", "f.json", "-S", "4K" }, { "--size", "--report" } },
+	{ { "--report", "f.json", "--json-stream" }, { "--json-stream" } },
+	{ { "--report", "" }, { "--report" } },
 	{ { "-c", "-a", "h", "-o", "X" }, { "-o/--op", "X" } },
 	{ { "-c" }, { "--address" } },
 	{ { "-c", "-a", "" }, { "--address" } },
@@ -607,40 +622,43 @@ static void test_streams_threads(void **state)
 	assert_int_equal(cfg_a.cpus[1], 3);
 }
 
+static void test_outputs(void **state)
+{
+	(void)state;
+	parse_ok(PARSE("-c", "-a", "h", "-i", "0.5", "--json-stream", "--plot",
+		       "x.svg"));
+	assert_true(cfg_a.interval_s > 0.499 && cfg_a.interval_s < 0.501);
+	assert_true(cfg_a.json_stream);
+	assert_false(cfg_a.json || cfg_a.csv);
+	assert_string_equal(cfg_a.plot, "x.svg");
+	parse_ok(PARSE_B("-c", "-a", "h", "--interval", "2", "--csv"));
+	assert_true(cfg_b.interval_s == 2.0 && cfg_b.csv);
+	assert_null(cfg_b.plot);
+	parse_ok(PARSE("--report", "run.json", "--csv", "--plot", "p.svg"));
+	assert_int_equal(cfg_a.mode, RP_MODE_REPORT);
+	assert_string_equal(cfg_a.report, "run.json");
+	assert_true(cfg_a.csv);
+	parse_ok(PARSE("--report", "run.json"));
+	assert_false(cfg_a.csv || cfg_a.json || cfg_a.plot);
+	parse_ok(PARSE("--json", "--report", "run.json", "--json"));
+	assert_true(cfg_a.json);
+}
+
 static void test_usage(void **state)
 {
 	static const char *const longs[] = {
-		"--server",
-		"--client",
-		"--loopback",
-		"--address",
-		"--port",
-		"--transport",
-		"--op",
-		"--size",
-		"--queue-depth",
-		"--iterations",
-		"--time",
-		"--warmup",
-		"--lat-iterations",
-		"--no-latency",
-		"--no-bandwidth",
-		"--verify",
-		"--json",
-		"--once",
-		"--quiet",
-		"--device",
-		"--ib-port",
-		"--inline",
-		"--gid-index",
-		"--mtu",
-		"--all-sizes",
-		"--streams",
-		"--threads",
-		"--bidir",
-		"--wait",
-		"--cpu",
-		"--help",
+		"--server",	 "--client",	   "--interval",
+		"--json-stream", "--csv",	   "--plot",
+		"--report",	 "--loopback",	   "--address",
+		"--port",	 "--transport",	   "--op",
+		"--size",	 "--queue-depth",  "--iterations",
+		"--time",	 "--warmup",	   "--lat-iterations",
+		"--no-latency",	 "--no-bandwidth", "--verify",
+		"--json",	 "--once",	   "--quiet",
+		"--device",	 "--ib-port",	   "--inline",
+		"--gid-index",	 "--mtu",	   "--all-sizes",
+		"--streams",	 "--threads",	   "--bidir",
+		"--wait",	 "--cpu",	   "--help",
 		"--version",
 	};
 	char *text = NULL;
@@ -682,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_all_sizes),
 		cmocka_unit_test(test_iterations_defaulted),
 		cmocka_unit_test(test_streams_threads),
+		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_usage),
 	};
 

@@ -12,7 +12,8 @@ Every test runs the real binary against a real server process on rxe0
     verbs_sizes  1 byte, an inline size, above the MTU, 1 MiB
     transports   rdma,rsocket,tcp in one run; rsocket alone per op
     streams      issue 8 on rdma and rsocket: a sweep over one setup (with
-                 --verify), -P 4 -T 2, --bidir, --wait event for every op
+                 --verify), -P 4 -T 2, --bidir, --wait event for every op;
+                 issue 9: -i intervals as JSON lines, with a plot
 """
 import os
 import sys
@@ -268,6 +269,34 @@ def event_case(b, s, transport, op):
     check(r["latency_unloaded"]["count"] == 200, "unloaded count")
 
 
+def interval_case(b, s, transport):
+    """-i over a 2-point sweep as JSON lines, with a plot: each line valid,
+    every completion in exactly one interval, a parseable SVG."""
+    import json
+    import tempfile
+    import xml.etree.ElementTree as ET
+
+    with tempfile.TemporaryDirectory() as d:
+        svg = os.path.join(d, "sweep.svg")
+        r = run(b, ["-c", "-a", ADDR, "-p", s.port, "-x", transport, "-o",
+                    "write", "-S", "4K,64K", "-P", "2", "-t", "1", "-i",
+                    "0.25", "--json-stream", "--plot", svg] + QUICK,
+                timeout=TIMEOUT)
+        check(r.rc == 0, r.describe)
+        lines = [ln for ln in r.out.splitlines() if ln.strip()]
+        e2elib.check_stream(lines, r.describe)
+        root = ET.parse(svg).getroot()
+        check(root.tag.endswith("svg"), "plot root %r" % root.tag)
+    doc = json.loads(lines[-1])
+    for x in doc["results"]:
+        ivs = x["intervals"]
+        check(3 <= len(ivs) <= 6, "%d intervals in 1 s" % len(ivs))
+        check(sum(i["messages"] for i in ivs) == x["messages"],
+              "interval messages %r, result %r" %
+              ([i["messages"] for i in ivs], x["messages"]))
+        check(all(len(i["per_stream"]) == 2 for i in ivs), "per_stream")
+
+
 def streams(binary):
     tests = []
     for t, ops in (("rdma", ("write", "send", "read")),
@@ -285,6 +314,9 @@ def streams(binary):
                           lambda b, s, t=t, z=size, d=depth:
                           bidir_case(b, s, t, z, d)))
     tests.append(("rsocket -P 4: the library's cap", rsocket_cap_case))
+    for t in ("rdma", "rsocket"):
+        tests.append(("%s -i --json-stream --plot" % t,
+                      lambda b, s, t=t: interval_case(b, s, t)))
     for op in RDMA_OPS:
         tests.append(("rdma event %s" % op,
                       lambda b, s, o=op: event_case(b, s, "rdma", o)))
