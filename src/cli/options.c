@@ -27,7 +27,7 @@ struct opt {
 	const char *help;
 };
 
-static int num_in(struct parse *p, const char *flag, const char *arg,
+int rp_cli_num_in(struct parse *p, const char *flag, const char *arg,
 		  uint64_t lo, uint64_t hi, uint64_t *out)
 {
 	int err = rp_units_parse_count(arg, out);
@@ -83,7 +83,7 @@ static int o_address(struct parse *p, const char *arg)
 static int o_port(struct parse *p, const char *arg)
 {
 	uint64_t v;
-	int err = num_in(p, "-p/--port", arg, 1, 65535, &v);
+	int err = rp_cli_num_in(p, "-p/--port", arg, 1, 65535, &v);
 
 	p->cfg->port = (uint16_t)v;
 	return err;
@@ -174,7 +174,8 @@ static int o_depth(struct parse *p, const char *arg)
 static int o_streams(struct parse *p, const char *arg)
 {
 	uint64_t v;
-	int err = num_in(p, "-P/--streams", arg, 1, RP_SPEC_MAX_STREAMS, &v);
+	int err = rp_cli_num_in(p, "-P/--streams", arg, 1, RP_SPEC_MAX_STREAMS,
+				&v);
 
 	p->cfg->spec.streams = (uint32_t)v;
 	return err;
@@ -183,7 +184,8 @@ static int o_streams(struct parse *p, const char *arg)
 static int o_threads(struct parse *p, const char *arg)
 {
 	uint64_t v;
-	int err = num_in(p, "-T/--threads", arg, 1, RP_SPEC_MAX_THREADS, &v);
+	int err = rp_cli_num_in(p, "-T/--threads", arg, 1, RP_SPEC_MAX_THREADS,
+				&v);
 
 	p->cfg->spec.threads = (uint32_t)v;
 	return err;
@@ -216,8 +218,8 @@ static int o_cpu(struct parse *p, const char *arg)
 static int o_iters(struct parse *p, const char *arg)
 {
 	p->set_iters = true;
-	return num_in(p, "-C/--iterations", arg, 1, RP_SPEC_MAX_ITERS,
-		      &p->cfg->spec.iterations);
+	return rp_cli_num_in(p, "-C/--iterations", arg, 1, RP_SPEC_MAX_ITERS,
+			     &p->cfg->spec.iterations);
 }
 
 static int o_time(struct parse *p, const char *arg)
@@ -239,14 +241,14 @@ static int o_time(struct parse *p, const char *arg)
 static int o_warmup(struct parse *p, const char *arg)
 {
 	p->set_warmup = true;
-	return num_in(p, "--warmup", arg, 0, RP_SPEC_MAX_ITERS,
-		      &p->cfg->spec.warmup);
+	return rp_cli_num_in(p, "--warmup", arg, 0, RP_SPEC_MAX_ITERS,
+			     &p->cfg->spec.warmup);
 }
 
 static int o_lat_iters(struct parse *p, const char *arg)
 {
-	return num_in(p, "--lat-iterations", arg, 1, RP_SPEC_MAX_ITERS,
-		      &p->cfg->spec.lat_iterations);
+	return rp_cli_num_in(p, "--lat-iterations", arg, 1, RP_SPEC_MAX_ITERS,
+			     &p->cfg->spec.lat_iterations);
 }
 
 static int o_no_latency(struct parse *p, const char *arg)
@@ -284,61 +286,6 @@ static int o_quiet(struct parse *p, const char *arg)
 	return 0;
 }
 
-static int o_device(struct parse *p, const char *arg)
-{
-	if (!arg[0] || strlen(arg) > 63)
-		return rp_cli_bad(
-			p, "-d/--device: a device name of 1 to 63 chars");
-	p->cfg->params.device = arg;
-	return 0;
-}
-
-static int o_ib_port(struct parse *p, const char *arg)
-{
-	uint64_t v;
-	int err = num_in(p, "--ib-port", arg, 1, 255, &v);
-
-	p->cfg->params.ib_port = (int)v;
-	return err;
-}
-
-static int o_inline(struct parse *p, const char *arg)
-{
-	uint64_t v;
-	int err = rp_units_parse_size(arg, &v);
-
-	if (err || v > 4096)
-		return rp_cli_bad(
-			p,
-			"--inline: %s out of range: accepted 0 to 4096 "
-			"bytes",
-			arg);
-	p->cfg->params.inline_bytes = (int)v;
-	return 0;
-}
-
-static int o_gid_index(struct parse *p, const char *arg)
-{
-	uint64_t v;
-	int err = num_in(p, "--gid-index", arg, 0, 255, &v);
-
-	p->cfg->params.gid_index = (int)v;
-	return err;
-}
-
-static int o_mtu(struct parse *p, const char *arg)
-{
-	uint64_t v;
-	int err = num_in(p, "--mtu", arg, 256, 4096, &v);
-
-	if (!err && (v & (v - 1)))
-		return rp_cli_bad(
-			p, "--mtu: %s: accepted 256, 512, 1024, 2048, 4096",
-			arg);
-	p->cfg->params.mtu = (int)v;
-	return err;
-}
-
 static int o_help(struct parse *p, const char *arg)
 {
 	(void)arg;
@@ -374,7 +321,13 @@ enum {
 	O_JSON_STREAM,
 	O_CSV,
 	O_PLOT,
-	O_REPORT
+	O_REPORT,
+	O_MAX_MEMORY,
+	O_MAX_STREAMS,
+	O_MAX_SIZE,
+	O_MAX_TIME,
+	O_ALLOW,
+	O_AUTH_KEY
 };
 
 static const struct opt opts[] = {
@@ -430,16 +383,28 @@ static const struct opt opts[] = {
 	{ "report", O_REPORT, 1, rp_cli_o_report, "FILE",
 	  "re-render a saved --json result (no test)" },
 	{ "once", O_ONCE, 0, o_once, NULL, "server: exit after one test" },
+	{ "max-memory", O_MAX_MEMORY, 1, rp_cli_o_max_memory, "SIZE",
+	  "server: buffers one test may use (default 2G)" },
+	{ "max-streams", O_MAX_STREAMS, 1, rp_cli_o_max_streams, "N",
+	  "server: streams one test may open (default 128)" },
+	{ "max-size", O_MAX_SIZE, 1, rp_cli_o_max_size, "SIZE",
+	  "server: largest message (default 1G)" },
+	{ "max-time", O_MAX_TIME, 1, rp_cli_o_max_time, "SEC",
+	  "server: longest timed phase, and test (default 3600)" },
+	{ "allow", O_ALLOW, 1, rp_cli_o_allow, "CIDRS",
+	  "server: only clients from these prefixes (10.0.0.0/8,::1)" },
+	{ "auth-key", O_AUTH_KEY, 1, rp_cli_o_auth_key, "FILE",
+	  "both sides prove they hold the key in FILE (HMAC-SHA256)" },
 	{ "quiet", O_QUIET, 0, o_quiet, NULL,
 	  "no log lines (server), no progress line (client)" },
-	{ "device", 'd', 1, o_device, "DEV",
+	{ "device", 'd', 1, rp_cli_o_device, "DEV",
 	  "rdma: device (default: the one routing to the address)" },
-	{ "ib-port", O_IB_PORT, 1, o_ib_port, "N", "rdma: device port" },
-	{ "inline", O_INLINE, 1, o_inline, "BYTES",
+	{ "ib-port", O_IB_PORT, 1, rp_cli_o_ib_port, "N", "rdma: device port" },
+	{ "inline", O_INLINE, 1, rp_cli_o_inline, "BYTES",
 	  "rdma: inline size (default: what the device allows)" },
-	{ "gid-index", O_GID, 1, o_gid_index, "N",
+	{ "gid-index", O_GID, 1, rp_cli_o_gid_index, "N",
 	  "rdma: GID index, where rdma_cm cannot decide" },
-	{ "mtu", O_MTU, 1, o_mtu, "BYTES", "rdma: path MTU to request" },
+	{ "mtu", O_MTU, 1, rp_cli_o_mtu, "BYTES", "rdma: path MTU to request" },
 	{ "help", 'h', 0, o_help, NULL, "this help" },
 	{ "version", 'V', 0, o_version, NULL, "print the version" },
 };
@@ -481,6 +446,12 @@ static void defaults(struct rp_config *cfg)
 	cfg->port = RP_PROTO_DEFAULT_PORT;
 	cfg->params.gid_index = -1;
 	cfg->params.inline_bytes = -1;
+	cfg->limits = (struct rp_limits){
+		.max_memory = RP_SPEC_MAX_MEM,
+		.max_streams = RP_SPEC_MAX_STREAMS,
+		.max_size = RP_SPEC_MAX_SIZE,
+		.max_time_ns = RP_LIMIT_TIME_DEFAULT_S * 1000000000ULL,
+	};
 }
 
 /* What --report takes: the output options. */

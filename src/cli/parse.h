@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli/options.h"
 
@@ -20,6 +21,7 @@ struct parse {
 	bool all_sizes;	       /* --all-sizes */
 	const char *format;    /* --json, --json-stream or --csv */
 	const char *test_flag; /* the first option that describes a test */
+	const char *set_server_only; /* a server-only option given */
 	enum rp_cli_action act;
 };
 
@@ -30,6 +32,29 @@ __attribute__((format(printf, 2, 3))) int rp_cli_bad(struct parse *p,
 /** rp_cli_finish - after the last option: the mode's needs, the sweep's
  *  points and the spec the server receives. Return: 0 or -EINVAL. */
 int rp_cli_finish(struct parse *p);
+
+/* options.c: @arg as a count (k, m suffixes) within @lo..@hi, or the
+ * one-line error naming @flag and the range. */
+int rp_cli_num_in(struct parse *p, const char *flag, const char *arg,
+		  uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* rdma_opts.c: the rdma transport's parameters */
+int rp_cli_o_device(struct parse *p, const char *arg);
+int rp_cli_o_ib_port(struct parse *p, const char *arg);
+int rp_cli_o_inline(struct parse *p, const char *arg);
+int rp_cli_o_gid_index(struct parse *p, const char *arg);
+int rp_cli_o_mtu(struct parse *p, const char *arg);
+
+/* limits.c: what a server grants a test (--max-*), and the checks of
+ * which options belong to which side */
+int rp_cli_o_max_memory(struct parse *p, const char *arg);
+int rp_cli_o_max_streams(struct parse *p, const char *arg);
+int rp_cli_o_max_size(struct parse *p, const char *arg);
+int rp_cli_o_max_time(struct parse *p, const char *arg);
+
+/* access.c: --allow (server) and --auth-key (both sides) */
+int rp_cli_o_allow(struct parse *p, const char *arg);
+int rp_cli_o_auth_key(struct parse *p, const char *arg);
 
 /* outputs.c: the handlers of the output options, and their rules */
 int rp_cli_o_json(struct parse *p, const char *arg);

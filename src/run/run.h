@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/cidr.h"
 #include "core/cpu.h"
 #include "core/hist.h"
 #include "core/spec.h"
@@ -32,6 +33,28 @@ enum rp_mode {
 	RP_MODE_CLIENT,
 	RP_MODE_LOOPBACK,
 	RP_MODE_REPORT, /* --report: re-render a saved result */
+};
+
+#define RP_MAX_ALLOW		16   /* --allow prefixes */
+#define RP_LIMIT_TIME_DEFAULT_S 3600 /* --max-time */
+#define RP_AUTH_KEY_MAX		256  /* --auth-key: bytes of the shared key */
+
+/** What a server grants one test (--max-*): a spec beyond any of them is
+ *  refused, with a clear ERROR, before anything is allocated. */
+struct rp_limits {
+	uint64_t max_memory;  /* bytes of buffers, all streams, this side */
+	uint32_t max_streams; /* streams per direction */
+	uint64_t max_size;    /* bytes per message */
+	uint64_t max_time_ns; /* a timed phase; and a whole test's bound */
+};
+
+/** Who may use a server (--allow), and the shared key (--auth-key) both
+ *  sides prove they hold before anything else is said. */
+struct rp_access {
+	struct rp_cidr allow[RP_MAX_ALLOW];
+	size_t n_allow; /* 0: any address */
+	uint8_t key[RP_AUTH_KEY_MAX];
+	size_t key_len; /* 0: no key */
 };
 
 struct rp_result;
@@ -82,6 +105,8 @@ struct rp_config {
 	const struct rp_observer *obs; /* or NULL */
 	bool once;
 	bool quiet;
+	struct rp_limits limits; /* server */
+	struct rp_access access; /* --allow (server), --auth-key (both) */
 	/* set by a signal handler (a lock-free atomic is safe there) and
 	 * read by every thread: stop posting, finish, report */
 	const atomic_int *interrupted;

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a server grants one test (--max-memory, --max-streams, --max-size,
+ * --max-time): each within what the protocol itself allows, so a server
+ * can only be made stricter than the spec's own bounds.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "cli/parse.h"
+#include "core/units.h"
+
+static int size_in(struct parse *p, const char *flag, const char *arg,
+		   uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	int err = rp_units_parse_size(arg, out);
+
+	if (err || *out < lo || *out > hi)
+		return rp_cli_bad(p,
+				  "%s: '%s' is not a size from %llu bytes to "
+				  "%llu MiB",
+				  flag, arg, (unsigned long long)lo,
+				  (unsigned long long)(hi >> 20));
+	return 0;
+}
+
+int rp_cli_o_max_memory(struct parse *p, const char *arg)
+{
+	p->set_server_only = "--max-memory";
+	return size_in(p, "--max-memory", arg, 4096, RP_SPEC_MAX_MEM,
+		       &p->cfg->limits.max_memory);
+}
+
+int rp_cli_o_max_size(struct parse *p, const char *arg)
+{
+	p->set_server_only = "--max-size";
+	return size_in(p, "--max-size", arg, 1, RP_SPEC_MAX_SIZE,
+		       &p->cfg->limits.max_size);
+}
+
+int rp_cli_o_max_streams(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_cli_num_in(p, "--max-streams", arg, 1, RP_SPEC_MAX_STREAMS,
+				&v);
+
+	p->set_server_only = "--max-streams";
+	p->cfg->limits.max_streams = (uint32_t)v;
+	return err;
+}
+
+int rp_cli_o_max_time(struct parse *p, const char *arg)
+{
+	uint64_t ns;
+	int err = rp_units_parse_seconds(arg, &ns);
+
+	p->set_server_only = "--max-time";
+	if (err || ns < 1000000000ULL ||
+	    ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
+		return rp_cli_bad(p,
+				  "--max-time: '%s' is not a duration from 1 "
+				  "to %llu seconds",
+				  arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
+	p->cfg->limits.max_time_ns = ns;
+	return 0;
+}
