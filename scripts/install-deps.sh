@@ -7,6 +7,10 @@ PKGS=(
 	# build
 	build-essential cmake pkg-config clang-format
 	libcjson-dev libcmocka-dev libibverbs-dev librdmacm-dev
+	libssl-dev
+	# fuzz the decoders (tests/fuzz): clang and its libFuzzer and
+	# sanitizer runtimes (only recommended by clang, so named here)
+	clang libclang-rt-dev
 	# run and test the verbs path on Soft-RoCE inside a qemu guest
 	rdma-core ibverbs-providers ibverbs-utils librdmacm1 rdmacm-utils
 	qemu-system-x86 linux-image-amd64 busybox-static kmod cpio xz-utils

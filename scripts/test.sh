@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install, build with -Werror, run the whole suite; then build with
-# ASan + UBSan and run it again. Exits non-zero if any test failed.
+# ASan + UBSan and run it again; then build the fuzz targets with clang and
+# libFuzzer and fuzz each decoder. Exits non-zero if any test failed.
 # Under CI=true a skipped test (exit 77: qemu or the kernel missing) fails
 # the run: RP_REQUIRE_VM=1 makes the verbs tests treat it as an error.
 set -euo pipefail
@@ -33,4 +34,16 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:suppressions=$supp/asan.supp \
 LSAN_OPTIONS=suppressions=$supp/lsan.supp \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DRP_SANITIZE=ON
+
+# Fuzzing: every decoder's libFuzzer binary (clang, coverage, ASan and
+# UBSan), RP_FUZZ_RUNS inputs each from a copy of its seed corpus
+# (tests/fuzz/README.md). Only the fuzz targets are built here; the suites
+# above compiled everything else. --no-tests=error: no libFuzzer, no pass.
+echo "== build build-fuzz: CC=clang -DRP_FUZZ=ON"
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DRP_FUZZ=ON >/dev/null
+cmake --build build-fuzz --target fuzz_all -j"$jobs" >/dev/null
+echo "== fuzz build-fuzz"
+(cd build-fuzz && ctest -L fuzz --no-tests=error --output-on-failure \
+	-j"$jobs") || status=1
 exit $status

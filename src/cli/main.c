@@ -8,20 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netdb.h>
 #include <unistd.h>
 
 #include "cli/live.h"
 #include "cli/options.h"
+#include "platform/net.h"
 #include "report/report.h"
 
 /* Set by the signal handler, read by every thread: a lock-free atomic is
  * safe in a handler and, unlike volatile sig_atomic_t, across threads. */
 static atomic_int interrupted;
 
+/* The first signal asks every thread to stop and report; a second one
+ * (the user insists) ends the process at once. */
 static void on_signal(int sig)
 {
 	(void)sig;
-	atomic_store(&interrupted, 1);
+	if (atomic_exchange(&interrupted, 1))
+		_exit(130);
 }
 
 static void install_signals(void)
@@ -35,8 +40,19 @@ static void install_signals(void)
 
 static int open_server(const struct rp_config *cfg, struct rp_server **srv)
 {
-	int err = rp_server_open(cfg, srv);
+	struct rp_err why = { "" };
+	struct addrinfo *ai = NULL;
+	int err;
 
+	/* a name that does not resolve says so, not "cannot listen" */
+	if (cfg->host &&
+	    rp_net_resolve(cfg->host, cfg->port, true, &ai, &why)) {
+		fprintf(stderr, "rdmaperf: %s\n", why.msg);
+		return -EADDRNOTAVAIL;
+	}
+	if (ai)
+		freeaddrinfo(ai);
+	err = rp_server_open(cfg, srv);
 	if (err)
 		fprintf(stderr, "rdmaperf: cannot listen on %s port %u: %s\n",
 			cfg->host ? cfg->host : "any address", cfg->port,

@@ -14,6 +14,7 @@
 #include "core/cpulist.h"
 #include "core/sweep.h"
 #include "core/units.h"
+#include "platform/net.h"
 #include "proto/proto.h"
 
 typedef int (*handler_fn)(struct parse *p, const char *arg);
@@ -74,8 +75,16 @@ static int o_loopback(struct parse *p, const char *arg)
 
 static int o_address(struct parse *p, const char *arg)
 {
+	char host[256];
+
 	if (!arg[0])
 		return rp_cli_bad(p, "-a/--address: empty address");
+	if (rp_net_host_parse(arg, host, sizeof(host)))
+		return rp_cli_bad(p,
+				  "-a/--address: '%s' is not a host name or an "
+				  "address ([::1] for IPv6 in brackets; the "
+				  "port goes to -p)",
+				  arg);
 	p->cfg->host = arg;
 	return 0;
 }
@@ -467,6 +476,23 @@ static bool report_ok(int val)
 	return false;
 }
 
+/* What a server takes: the rest describe a test, which the client sends. */
+static bool server_ok(int val)
+{
+	static const int ok[] = {
+		's',	 'a',	       'p',	      'd',	  'h',
+		'V',	 O_ONCE,       O_QUIET,	      O_CPU,	  O_IB_PORT,
+		O_GID,	 O_MAX_MEMORY, O_MAX_STREAMS, O_MAX_SIZE, O_MAX_TIME,
+		O_ALLOW, O_AUTH_KEY,   O_INLINE,      O_MTU,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (ok[i] == val)
+			return true;
+	return false;
+}
+
 static const char *flag_name(int val, char *buf, size_t len)
 {
 	const struct opt *o = find_opt(val);
@@ -510,7 +536,8 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 		o = find_opt(c);
 		rc = o ? o->fn(&p, optarg) : getopt_error(&p, c, argv);
 		if (o)
-			rp_cli_note_test_flag(&p, o->name, report_ok(c));
+			rp_cli_note_flag(&p, o->name, report_ok(c),
+					 server_ok(c));
 	}
 	if (!rc && optind < argc)
 		rc = rp_cli_bad(&p, "unexpected argument '%s'", argv[optind]);

@@ -79,11 +79,15 @@ int rp_cli_o_interval(struct parse *p, const char *arg)
 	return 0;
 }
 
-/* Options that mean something to --report: the rest describe a test. */
-void rp_cli_note_test_flag(struct parse *p, const char *name, bool report_ok)
+/* Options that mean something to --report, and to a server: the rest
+ * describe a test. */
+void rp_cli_note_flag(struct parse *p, const char *name, bool report_ok,
+		      bool server_ok)
 {
 	if (!report_ok && !p->test_flag)
 		p->test_flag = name;
+	if (!server_ok && !p->client_flag)
+		p->client_flag = name;
 }
 
 int rp_cli_check_outputs(struct parse *p)
@@ -102,10 +106,18 @@ int rp_cli_check_outputs(struct parse *p)
 					     "has no live lines; give --json");
 		return 0;
 	}
-	if (c->mode == RP_MODE_SERVER &&
-	    (c->interval_s || c->plot || c->csv || c->json_stream))
-		return rp_cli_bad(p, "-i, --plot, --csv and --json-stream are "
-				     "the client's: the server logs only");
+	if (c->mode == RP_MODE_SERVER && p->client_flag)
+		return rp_cli_bad(p,
+				  "--%s is the client's: the client sends the "
+				  "test, the server takes only -a, -p, --once, "
+				  "--quiet, --cpu, --max-*, --allow, "
+				  "--auth-key and the rdma device options",
+				  p->client_flag);
+	if (c->mode != RP_MODE_SERVER && p->set_server_only)
+		return rp_cli_bad(p,
+				  "%s is the server's: it limits what "
+				  "clients may ask",
+				  p->set_server_only);
 	if (c->interval_s && !c->spec.bandwidth)
 		return rp_cli_bad(p, "-i/--interval reports the throughput "
 				     "phase: not with --no-bandwidth");

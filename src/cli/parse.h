@@ -22,6 +22,7 @@ struct parse {
 	const char *format;    /* --json, --json-stream or --csv */
 	const char *test_flag; /* the first option that describes a test */
 	const char *set_server_only; /* a server-only option given */
+	const char *client_flag;     /* the first option a server refuses */
 	enum rp_cli_action act;
 };
 
@@ -63,7 +64,8 @@ int rp_cli_o_csv(struct parse *p, const char *arg);
 int rp_cli_o_plot(struct parse *p, const char *arg);
 int rp_cli_o_report(struct parse *p, const char *arg);
 int rp_cli_o_interval(struct parse *p, const char *arg);
-void rp_cli_note_test_flag(struct parse *p, const char *name, bool report_ok);
+void rp_cli_note_flag(struct parse *p, const char *name, bool report_ok,
+		      bool server_ok);
 int rp_cli_check_outputs(struct parse *p);
 
 #endif

@@ -161,28 +161,34 @@ struct dbl_field {
 #m, offsetof(struct type, m), max                              \
 	}
 
+/* What a peer may claim (from_json): CPU seconds of one test, at most a
+ * year of every CPU a host can have; a clock rate, at most 1 THz. Beyond,
+ * a figure reads as 0: sums and ratios of them stay finite. */
+#define MAX_SECONDS (365.0 * 86400 * 4096)
+#define MAX_HZ	    1e12
+
 static const struct dbl_field usage_fields[] = {
-	FIELD(rp_cpu_usage, user_s, DBL_MAX),
-	FIELD(rp_cpu_usage, sys_s, DBL_MAX),
+	FIELD(rp_cpu_usage, user_s, MAX_SECONDS),
+	FIELD(rp_cpu_usage, sys_s, MAX_SECONDS),
 	FIELD(rp_cpu_usage, us_per_kib, DBL_MAX),
 	FIELD(rp_cpu_usage, cycles_per_kib, DBL_MAX),
-	FIELD(rp_cpu_usage, hz, DBL_MAX),
-	FIELD(rp_cpu_usage, host_busy_s, DBL_MAX),
+	FIELD(rp_cpu_usage, hz, MAX_HZ),
+	FIELD(rp_cpu_usage, host_busy_s, MAX_SECONDS),
 	FIELD(rp_cpu_usage, host_util, 1.0),
 };
 
 static const struct dbl_field host_fields[] = {
-	FIELD(rp_cpu_host, user_s, DBL_MAX),
-	FIELD(rp_cpu_host, sys_s, DBL_MAX),
-	FIELD(rp_cpu_host, irq_s, DBL_MAX),
-	FIELD(rp_cpu_host, softirq_s, DBL_MAX),
-	FIELD(rp_cpu_host, busy_s, DBL_MAX),
+	FIELD(rp_cpu_host, user_s, MAX_SECONDS),
+	FIELD(rp_cpu_host, sys_s, MAX_SECONDS),
+	FIELD(rp_cpu_host, irq_s, MAX_SECONDS),
+	FIELD(rp_cpu_host, softirq_s, MAX_SECONDS),
+	FIELD(rp_cpu_host, busy_s, MAX_SECONDS),
 	FIELD(rp_cpu_host, util, 1.0),
 };
 
 static const struct dbl_field thread_fields[] = {
-	FIELD(rp_cpu_thread, user_s, DBL_MAX),
-	FIELD(rp_cpu_thread, sys_s, DBL_MAX),
+	FIELD(rp_cpu_thread, user_s, MAX_SECONDS),
+	FIELD(rp_cpu_thread, sys_s, MAX_SECONDS),
 };
 
 #define N_FIELDS(t) (sizeof(t) / sizeof((t)[0]))

@@ -28,7 +28,8 @@ __attribute__((format(printf, 3, 4))) int rp_errf(struct rp_err *e, int err,
 						  const char *fmt, ...);
 
 /** rp_verrf - rp_errf() with a va_list, for wrappers that add a context. */
-int rp_verrf(struct rp_err *e, int err, const char *fmt, va_list ap);
+__attribute__((format(printf, 3, 0))) int rp_verrf(struct rp_err *e, int err,
+						   const char *fmt, va_list ap);
 
 /** rp_err_set - true when @e holds a reason. */
 static inline bool rp_err_set(const struct rp_err *e)
@@ -58,6 +59,7 @@ __attribute__((format(printf, 3, 4))) void rp_notef(char *buf, size_t len,
 						    const char *fmt, ...);
 
 /** rp_vnotef - rp_notef() with a va_list. */
-void rp_vnotef(char *buf, size_t len, const char *fmt, va_list ap);
+__attribute__((format(printf, 3, 0))) void
+rp_vnotef(char *buf, size_t len, const char *fmt, va_list ap);
 
 #endif

@@ -5,6 +5,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,37 +30,106 @@ const struct rp_sock_calls rp_sock_kernel = {
 	.fcntl = fcntl,
 };
 
-static int resolve(const char *host, uint16_t port, int flags,
-		   struct addrinfo **res)
+int rp_net_host_parse(const char *in, char *out, size_t len)
 {
-	struct addrinfo hints = { .ai_flags = flags | AI_NUMERICSERV,
-				  .ai_socktype = SOCK_STREAM };
-	char service[8];
-	int err;
+	const char *end;
+	size_t n = strlen(in);
 
-	snprintf(service, sizeof(service), "%u", port);
-	err = getaddrinfo(host, service, &hints, res);
-	if (err == EAI_SYSTEM && errno)
-		return -errno;
-	return err ? -EADDRNOTAVAIL : 0;
+	if (in[0] == '[') {
+		end = strchr(in, ']');
+		if (!end || end[1])
+			return -EINVAL;
+		n = (size_t)(end - ++in);
+	}
+	if (n == 0)
+		return -EINVAL;
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(out, in, n);
+	out[n] = '\0';
+	return 0;
 }
 
-static int listen_one(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		      int backlog, int *fd)
+/* getaddrinfo()'s failure @gai for @host: -errno, the reason in @why. */
+static int resolve_failed(const char *host, int gai, struct rp_err *why)
 {
-	int one = 1, err;
+	int err = gai == EAI_MEMORY ? -ENOMEM : -EADDRNOTAVAIL;
 
-	*fd = c->socket(ai->ai_family, SOCK_STREAM, 0);
+	if (gai == EAI_SYSTEM && errno) {
+		err = -errno;
+		return rp_errf(why, err, "cannot resolve %s: %s", host,
+			       strerror(-err));
+	}
+	return rp_errf(why, err, "cannot resolve %s: %s", host,
+		       gai_strerror(gai));
+}
+
+int rp_net_resolve(const char *host, uint16_t port, bool passive,
+		   struct addrinfo **res, struct rp_err *why)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV,
+				  .ai_socktype = SOCK_STREAM };
+	char name[NI_MAXHOST], service[8];
+	int err;
+
+	if (passive)
+		hints.ai_flags |= AI_PASSIVE;
+	if (host) {
+		err = rp_net_host_parse(host, name, sizeof(name));
+		if (err)
+			return rp_errf(why, err,
+				       "cannot resolve %s: not a host name or "
+				       "address (brackets hold one whole "
+				       "IPv6 address)",
+				       host);
+	}
+	snprintf(service, sizeof(service), "%u", port);
+	err = getaddrinfo(host ? name : NULL, service, &hints, res);
+	return err ? resolve_failed(host ? host : "any", err, why) : 0;
+}
+
+/* A socket listening on @sa. An IPv6 wildcard takes IPv4 too, whatever
+ * net.ipv6.bindv6only says. */
+static int listen_on(const struct rp_sock_calls *c, const struct sockaddr *sa,
+		     socklen_t sl, int backlog, int *fd)
+{
+	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)sa;
+	int one = 1, zero = 0, err;
+
+	*fd = c->socket(sa->sa_family, SOCK_STREAM, 0);
 	if (*fd < 0)
 		return -errno;
 	c->fcntl(*fd, F_SETFD, FD_CLOEXEC);
 	c->setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (c->bind(*fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
-	    c->listen(*fd, backlog) == 0)
+	if (sa->sa_family == AF_INET6 &&
+	    IN6_IS_ADDR_UNSPECIFIED(&a6->sin6_addr))
+		c->setsockopt(*fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero,
+			      sizeof(zero));
+	if (c->bind(*fd, sa, sl) == 0 && c->listen(*fd, backlog) == 0)
 		return 0;
 	err = -errno;
 	c->close(*fd);
 	*fd = -1;
+	return err;
+}
+
+/* Every address: IPv6 and IPv4 on one socket, IPv4 alone where the host
+ * has no IPv6 (a port in use or forbidden is that on both). */
+static int listen_any(const struct rp_sock_calls *c, uint16_t port, int backlog,
+		      int *fd)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(port),
+				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_ANY) };
+	int err;
+
+	err = listen_on(c, (struct sockaddr *)&a6, sizeof(a6), backlog, fd);
+	if (err && err != -EADDRINUSE && err != -EACCES)
+		err = listen_on(c, (struct sockaddr *)&a4, sizeof(a4), backlog,
+				fd);
 	return err;
 }
 
@@ -69,12 +139,14 @@ int rp_net_listen(const struct rp_sock_calls *c, const char *host,
 	struct addrinfo *res, *ai;
 	int err;
 
-	err = resolve(host, port, AI_PASSIVE, &res);
+	if (!host)
+		return listen_any(c, port, backlog, fd);
+	err = rp_net_resolve(host, port, true, &res, NULL);
 	if (err)
-		return err;
+		return err == -ENOMEM ? err : -EADDRNOTAVAIL;
 	err = -EADDRNOTAVAIL;
 	for (ai = res; ai; ai = ai->ai_next) {
-		err = listen_one(c, ai, backlog, fd);
+		err = listen_on(c, ai->ai_addr, ai->ai_addrlen, backlog, fd);
 		if (!err)
 			break;
 	}
@@ -152,22 +224,65 @@ out_close:
 	return err;
 }
 
-int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
-		uint64_t deadline_ns, int *fd)
+int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
+		      uint64_t deadline_ns, int *fd)
 {
-	struct addrinfo *res, *ai;
-	int err;
+	int err = -EHOSTUNREACH;
 
-	if (resolve(host, port, 0, &res))
-		return -EHOSTUNREACH;
-	err = -EHOSTUNREACH;
-	for (ai = res; ai; ai = ai->ai_next) {
+	for (; ai; ai = ai->ai_next) {
 		err = dial_one(c, ai, deadline_ns, fd);
 		if (!err)
 			break;
 	}
+	return err;
+}
+
+int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
+		uint64_t deadline_ns, int *fd)
+{
+	struct addrinfo *res;
+	int err;
+
+	if (rp_net_resolve(host, port, false, &res, NULL))
+		return -EHOSTUNREACH;
+	err = rp_net_dial_addrs(c, res, deadline_ns, fd);
 	freeaddrinfo(res);
 	return err;
+}
+
+/* An IPv4 peer of a dual-stack socket shows as ::ffff:a.b.c.d: make it
+ * a.b.c.d, which an IPv4 socket can bind and connect to. */
+static void unmap_v4(struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+
+	if (ss->ss_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr))
+		return;
+	a4.sin_port = a6->sin6_port;
+	memcpy(&a4.sin_addr, &a6->sin6_addr.s6_addr[12], sizeof(a4.sin_addr));
+	memcpy(ss, &a4, sizeof(a4));
+	*len = sizeof(a4);
+}
+
+int rp_net_sock_addr(int fd, bool peer, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int err;
+
+	err = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl)
+		   : getsockname(fd, (struct sockaddr *)&ss, &sl);
+	if (err < 0)
+		return -errno;
+	unmap_v4(&ss, &sl);
+	err = getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)len, NULL,
+			  0, NI_NUMERICHOST);
+	if (err == EAI_SYSTEM)
+		return -errno;
+	if (err == EAI_OVERFLOW)
+		return -ENAMETOOLONG;
+	return err ? -EAFNOSUPPORT : 0;
 }
 
 int rp_net_xfer_all(const struct rp_sock_calls *c, int fd, void *buf,

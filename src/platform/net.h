@@ -4,6 +4,13 @@
  * stand-in with the same signatures (librdmacm's rsockets). The control
  * connection and the stream transports open their sockets here, so there is
  * one listening socket and one connect with a deadline in the project.
+ *
+ * Addresses: IPv4 or IPv6, a host name or a numeric address, an IPv6
+ * literal optionally in brackets ("[::1]"). A name that does not resolve
+ * says so (rp_net_resolve: "cannot resolve HOST: ..."). The server's data
+ * listeners bind the address its control connection was reached on
+ * (rp_net_sock_addr of the accepted socket), and the client connects its
+ * data streams to the address its control connection reached.
  */
 #ifndef RP_PLATFORM_NET_H
 #define RP_PLATFORM_NET_H
@@ -14,6 +21,14 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+
+#include "core/err.h"
+
+struct addrinfo;
+
+/* Room for a numeric address without port: IPv6 (45 characters), '%' and an
+ * interface name (15), the final NUL. */
+#define RP_NET_ADDR_LEN 64
 
 struct rp_sock_calls {
 	int (*socket)(int domain, int type, int protocol);
@@ -45,10 +60,33 @@ struct rp_sock_calls {
 extern const struct rp_sock_calls rp_sock_kernel;
 
 /**
- * rp_net_listen - a socket listening on @host (NULL: every address, IPv6
- * dual-stack first) and @port (0: an ephemeral one), with SO_REUSEADDR.
+ * rp_net_host_parse - the host @in as getaddrinfo() takes it, into @out of
+ * @len bytes: an IPv6 literal may come in brackets ("[::1]",
+ * "[fe80::1%eth0]"), which are dropped; anything else is copied as is.
+ * Return: 0; -EINVAL for an empty host, a '[' without its ']', an empty
+ * pair or anything after the ']' (a port goes to -p); -ENAMETOOLONG when
+ * it does not fit in @out.
+ */
+int rp_net_host_parse(const char *in, char *out, size_t len);
+
+/**
+ * rp_net_resolve - the stream-socket addresses of @host (brackets accepted,
+ * see rp_net_host_parse) and @port, to listen on (@passive) or to connect
+ * to.
+ * Return: 0 and the list in *@res (free it with freeaddrinfo()); else, with
+ * "cannot resolve HOST: why" in @why: -EINVAL (a malformed host),
+ * -EADDRNOTAVAIL (the name does not resolve), -ENOMEM, or the resolver's
+ * -errno.
+ */
+int rp_net_resolve(const char *host, uint16_t port, bool passive,
+		   struct addrinfo **res, struct rp_err *why);
+
+/**
+ * rp_net_listen - a socket listening on @host (brackets accepted; NULL:
+ * every address, one IPv6 socket that takes IPv4 too, or IPv4 alone where
+ * the host has no IPv6) and @port (0: an ephemeral one), with SO_REUSEADDR.
  * Return: 0 and the socket in *@fd, or -errno (-EADDRNOTAVAIL when @host
- * does not resolve).
+ * does not resolve; rp_net_resolve says why).
  */
 int rp_net_listen(const struct rp_sock_calls *c, const char *host,
 		  uint16_t port, int backlog, int *fd);
@@ -57,14 +95,31 @@ int rp_net_listen(const struct rp_sock_calls *c, const char *host,
 int rp_net_local_port(const struct rp_sock_calls *c, int fd);
 
 /**
- * rp_net_dial - connect to @host:@port, trying each address it resolves to
- * in turn, before @deadline_ns (rp_clock_ns time). The socket is left
- * non-blocking.
- * Return: 0 and the socket in *@fd; -EHOSTUNREACH when @host does not
- * resolve; else the error of the last address tried.
+ * rp_net_dial_addrs - connect to each address of the list @ai in turn
+ * (rp_net_resolve's) until one answers, before @deadline_ns (rp_clock_ns
+ * time). The socket is left non-blocking.
+ * Return: 0 and the socket in *@fd; else the error of the last address
+ * tried (-EHOSTUNREACH for an empty list).
+ */
+int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
+		      uint64_t deadline_ns, int *fd);
+
+/**
+ * rp_net_dial - rp_net_resolve() then rp_net_dial_addrs(), for a caller
+ * with no use for the reason: -EHOSTUNREACH when @host does not resolve.
  */
 int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
 		uint64_t deadline_ns, int *fd);
+
+/**
+ * rp_net_sock_addr - the numeric address (no port, no brackets) of a
+ * kernel socket @fd's own end, or of its peer's with @peer, into @buf of
+ * @len bytes (RP_NET_ADDR_LEN suffice): an IPv4-mapped IPv6 address (an
+ * IPv4 peer of a dual-stack socket) as plain IPv4, a link-local IPv6 one
+ * with its %scope, so that getaddrinfo() takes it back.
+ * Return: 0 or -errno.
+ */
+int rp_net_sock_addr(int fd, bool peer, char *buf, size_t len);
 
 /**
  * rp_net_xfer_all - send (@tx) or receive exactly @len bytes of @buf on

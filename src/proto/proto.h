@@ -35,6 +35,12 @@
  * wait (a spec without them means one stream, busy), the STREAMS arrays
  * and START's point; a 1.x peer is told "unsupported protocol version".
  *
+ * With --auth-key (proto/auth.h) HELLO becomes a mutual proof before the
+ * server says anything about its host:
+ *
+ *   C -> S  HELLO   {proto, auth, nonce}        S -> C  AUTH  {nonce, mac}
+ *   C -> S  AUTH    {mac}                       S -> C  HELLO (or ERROR auth)
+ *
  * Either side may send ERROR {code, message} at any time; it ends the test.
  */
 #ifndef RP_PROTO_PROTO_H
@@ -66,7 +72,8 @@ enum rp_msg_type {
 	RP_MSG_BYE = 8,
 	RP_MSG_ERROR = 9,
 	RP_MSG_STREAMS = 10,
-	RP_MSG__MAX = RP_MSG_STREAMS
+	RP_MSG_AUTH = 11, /* --auth-key: proto/auth.h */
+	RP_MSG__MAX = RP_MSG_AUTH
 };
 
 struct rp_msg_hdr {

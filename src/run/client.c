@@ -6,6 +6,7 @@
  * each phase (client_phase.c), BYE.
  */
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -20,6 +21,8 @@
 #include "core/clock.h"
 #include "core/sweep.h"
 #include "platform/net.h"
+#include "platform/wait.h"
+#include "proto/auth.h"
 #include "proto/proto.h"
 #include "run/client.h"
 #include "run/ticker.h"
@@ -57,23 +60,56 @@ void rp_result_fini(struct rp_result *r)
 	r->n_intervals = 0;
 }
 
-/* The control connection: every address of @host in turn, each within
- * the control timeout. */
-static int ctl_connect(const char *host, uint16_t port, int *out)
+/* The control connection: every address of the server in turn, each
+ * within the control timeout. 0, or -errno with the reason in the result:
+ * code "resolve" for a name that does not resolve, else "connect". */
+static int ctl_connect(struct client *c)
 {
+	const struct rp_config *cfg = c->cfg;
+	struct rp_err why = { "" };
+	struct addrinfo *res;
 	int fd = -1, err, one = 1;
 
-	err = rp_net_dial(&rp_sock_kernel, host, port,
-			  rp_deadline_ns(RP_CTRL_TIMEOUT_MS), &fd);
+	err = rp_net_resolve(cfg->host, cfg->port, false, &res, &why);
 	if (err)
-		return err;
+		return fail(c->res, err, "resolve", "%s", why.msg);
+	err = rp_net_dial_addrs(&rp_sock_kernel, res,
+				rp_deadline_ns(RP_CTRL_TIMEOUT_MS), &fd);
+	freeaddrinfo(res);
+	if (err)
+		return fail(c->res, err, "connect",
+			    "cannot reach %s port %u: %s", cfg->host, cfg->port,
+			    strerror(-err));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-	*out = fd;
+	c->fd = fd;
 	return 0;
 }
 
 /* Send @type, wait for @want; an ERROR or anything else fails the test. */
+/* Until the reply to @type begins to arrive, in steps of a tenth of a
+ * second, so that SIGINT ends a wait in setup at once (*@timeout_ms: what
+ * is left of it after). The reply to STOP is awaited whatever happens:
+ * it carries the figures of the phase the interrupt cut short.
+ * Return: 0, or -EINTR. */
+static int await_reply(struct client *c, uint16_t type, int *timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	uint64_t deadline = rp_deadline_ns(*timeout_ms);
+	const atomic_int *intr = c->cfg->interrupted;
+	int step;
+
+	if (!intr || type == RP_MSG_STOP)
+		return 0;
+	while (!atomic_load(intr)) {
+		*timeout_ms = rp_ms_left(deadline); /* -1: no deadline */
+		step = *timeout_ms < 0 || *timeout_ms > 100 ? 100 : *timeout_ms;
+		if (!*timeout_ms || poll(&pfd, 1, step) > 0)
+			return 0; /* poll's -1 is EINTR, the signal: look */
+	}
+	return -EINTR;
+}
+
 int client_call(struct client *c, uint16_t type, const cJSON *body,
 		uint16_t want, int timeout_ms, cJSON **reply)
 {
@@ -86,6 +122,11 @@ int client_call(struct client *c, uint16_t type, const cJSON *body,
 	if (err)
 		return fail(c->res, err, "control", "sending %s: %s",
 			    rp_proto_type_name(type), rp_proto_strerror(err));
+	err = await_reply(c, type, &timeout_ms);
+	if (err)
+		return fail(c->res, err, "interrupted",
+			    "interrupted waiting for %s",
+			    rp_proto_type_name(want));
 	err = rp_proto_recv(c->fd, timeout_ms, &got, &r);
 	if (err)
 		return fail(c->res, err, "control", "waiting for %s: %s",
@@ -112,20 +153,58 @@ int client_call(struct client *c, uint16_t type, const cJSON *body,
 	return 0;
 }
 
+/* --auth-key: HELLO with a nonce, the server's proof checked, this side's
+ * into *@proof (proto/auth.h). Refused: told already, and closed. */
+static int authenticate(struct client *c, cJSON **proof)
+{
+	const struct rp_access *acc = &c->cfg->access;
+	struct rp_err why = { "" };
+	const cJSON *code;
+	cJSON *error = NULL;
+	char text[200];
+	int err = rp_auth_client(c->fd, acc->key, acc->key_len,
+				 RP_CTRL_TIMEOUT_MS, proof, &error, &why);
+
+	if (err == -EREMOTEIO) {
+		code = cJSON_GetObjectItemCaseSensitive(error, "code");
+		rp_proto_error_text(error, text, sizeof(text));
+		fail(c->res, err,
+		     cJSON_IsString(code) ? code->valuestring : "server",
+		     "server: %s", text);
+	} else if (err == -EACCES) {
+		fail(c->res, err, "auth", "%s: %s", RP_AUTH_FAILED, why.msg);
+		close(c->fd);
+		c->fd = -1;
+	} else if (err) {
+		fail(c->res, err, "control", "%s", rp_err_text(&why, err));
+	}
+	cJSON_Delete(error);
+	return err;
+}
+
 static int hello(struct client *c)
 {
-	cJSON *body = cJSON_Duplicate(c->res->client_host, 1), *reply = NULL;
-	int err;
+	bool keyed = c->cfg->access.key_len > 0;
+	cJSON *body = NULL, *reply = NULL;
+	int err = 0;
 
-	if (!body)
-		return fail(c->res, -ENOMEM, "internal", "out of memory");
-	cJSON_AddNumberToObject(body, "proto", RP_PROTO_VERSION);
-	err = client_call(c, RP_MSG_HELLO, body, RP_MSG_HELLO,
-			  RP_CTRL_TIMEOUT_MS, &reply);
+	if (keyed) /* nothing about this host before the server's proof */
+		err = authenticate(c, &body);
+	else if ((body = cJSON_Duplicate(c->res->client_host, 1)))
+		cJSON_AddNumberToObject(body, "proto", RP_PROTO_VERSION);
+	if (!err && !body)
+		err = fail(c->res, -ENOMEM, "internal", "out of memory");
+	if (!err)
+		err = client_call(c, keyed ? RP_MSG_AUTH : RP_MSG_HELLO, body,
+				  RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS, &reply);
 	cJSON_Delete(body);
 	if (!err) {
 		cJSON_DeleteItemFromObjectCaseSensitive(reply, "proto");
 		c->res->server_host = reply;
+	} else if (err == -ECONNRESET || err == -EPIPE) {
+		snprintf(c->res->error, sizeof(c->res->error),
+			 "the server closed the connection before HELLO: is "
+			 "this address outside its --allow?");
 	}
 	return err;
 }
@@ -159,15 +238,22 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 {
 	unsigned int i, n = c->n_fwd + c->n_rev;
 	struct rp_err why = { "" };
+	char addr[RP_NET_ADDR_LEN];
 	enum rp_role role;
 	int err;
 
+	/* Where the control connection went, not the name again (it may
+	 * resolve to other addresses): the server listens there only. */
+	err = rp_net_sock_addr(c->fd, true, addr, sizeof(addr));
+	if (err)
+		return fail(c->res, err, "transport",
+			    "cannot tell the server's address: %s",
+			    strerror(-err));
 	for (i = 0; i < n; i++) {
 		role = i < c->n_fwd ? RP_ROLE_INITIATOR : RP_ROLE_RESPONDER;
-		err = c->ops->connect(c->ops, &c->spec, &c->cfg->params,
-				      c->cfg->host, endpoint, token, role,
-				      RP_SETUP_TIMEOUT_MS, &c->streams[i],
-				      &why);
+		err = c->ops->connect(
+			c->ops, &c->spec, &c->cfg->params, addr, endpoint,
+			token, role, RP_SETUP_TIMEOUT_MS, &c->streams[i], &why);
 		if (err) {
 			fail(c->res, err, "transport",
 			     "%s: connecting data stream %u of %u: %s",
@@ -360,6 +446,8 @@ static void part(int fd, const struct rp_result *res)
 		rp_proto_send_error(fd, "client", res->error);
 	else if (rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
 		return;
+	if (!strcmp(res->error_code, "interrupted"))
+		return; /* the user is waiting: no next transport to serve */
 	while (poll(&pfd, 1, 2000) > 0 && recv(fd, buf, sizeof(buf), 0) > 0)
 		;
 }
@@ -372,11 +460,9 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 	const struct rp_observer *obs = c->cfg->obs;
 	int err;
 
-	err = ctl_connect(c->cfg->host, c->cfg->port, &c->fd);
+	err = ctl_connect(c);
 	if (err)
-		return fail(c->res, err, "connect",
-			    "cannot reach %s port %u: %s", c->cfg->host,
-			    c->cfg->port, strerror(-err));
+		return err;
 	err = hello(c);
 	if (!err)
 		err = alloc_streams(c);

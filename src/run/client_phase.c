@@ -19,6 +19,8 @@
 
 #define fail client_fail
 
+#define SERVER_WORD_MS 300 /* the server's ERROR, after its data stopped */
+
 /* Both ends move their streams to this point before its first phase. */
 static int set_point(struct client *c)
 {
@@ -65,12 +67,35 @@ static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 			      : err;
 }
 
-/* A failure inside a phase: tell the server, name what failed. */
+/* The server's own word, when it ended the phase (shut down, a bound
+ * passed, a limit): an ERROR already on the control connection, or
+ * arriving within a moment. Return: true with its text in @buf. */
+static bool server_said(struct client *c, char *buf, size_t len)
+{
+	cJSON *body = NULL;
+	uint16_t type;
+	bool said;
+
+	if (rp_proto_recv(c->fd, SERVER_WORD_MS, &type, &body))
+		return false;
+	said = type == RP_MSG_ERROR;
+	if (said)
+		rp_proto_error_text(body, buf, len);
+	cJSON_Delete(body);
+	return said;
+}
+
+/* A failure inside a phase: tell the server, name what failed (the
+ * server's reason first, when it gave one: the data connections' end is
+ * only its consequence). */
 static int phase_failed(struct client *c, enum rp_phase p, int err,
 			struct rp_stream *s)
 {
-	char msg[RP_ERR_LEN + 32];
+	char msg[RP_ERR_LEN + 32], word[200];
 
+	if (server_said(c, word, sizeof(word)))
+		return fail(c->res, -ECONNABORTED, "server", "%s phase: %s",
+			    rp_phase_name(p), word);
 	snprintf(msg, sizeof(msg), "%s phase: %s", rp_phase_name(p),
 		 s ? rp_err_text(&s->err, err) : strerror(-err));
 	rp_proto_send_error(c->fd, "client", msg);
@@ -320,6 +345,27 @@ static void totals(struct rp_result *r)
 	r->has_bandwidth = true;
 }
 
+/* What the server says it received (or, for read, sent) of the client's
+ * direction: never more than the client moved, give or take what each
+ * stream may have in flight. More is a broken or hostile server. */
+static int check_server_counts(struct client *c)
+{
+	struct rp_result *r = c->res;
+	uint64_t max = r->dir[RP_DIR_C2S].flow.messages +
+		       (uint64_t)r->spec.queue_depth * c->n_fwd;
+
+	if (r->server.messages <= max &&
+	    r->server.bytes <= max * r->spec.size_bytes)
+		return 0;
+	return fail(r, -EPROTO, "protocol",
+		    "the server reported %llu messages (%llu bytes), more than "
+		    "the client moved (%llu, with %u in flight per stream)",
+		    (unsigned long long)r->server.messages,
+		    (unsigned long long)r->server.bytes,
+		    (unsigned long long)r->dir[RP_DIR_C2S].flow.messages,
+		    r->spec.queue_depth);
+}
+
 static int bandwidth_results(struct client *c, struct traffic *t)
 {
 	const cJSON *s2c =
@@ -343,6 +389,9 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 	r->client.bytes = r->dir[RP_DIR_C2S].flow.bytes;
 	client_cpu(c, t, r->bytes);
 	server_side(t->done, &r->server);
+	err = check_server_counts(c);
+	if (err)
+		return err;
 	r->server.cpu.us_per_kib = rp_cpu_service_demand(
 		r->server.cpu.user_s, r->server.cpu.sys_s, r->bytes);
 	r->server.cpu.cycles_per_kib =
@@ -387,14 +436,16 @@ static int check_verify(struct client *c)
 	return 0;
 }
 
-/* Interrupted (SIGINT): this point keeps what it measured, says in
- * which phase it stopped, and the sweep ends here. */
+/* Interrupted (SIGINT) while phase @p ran or ended: this point keeps
+ * what it measured and says in which phase it stopped; the sweep ends. */
 static bool stopped(struct client *c, enum rp_phase p)
 {
 	if (!c->cfg->interrupted || !atomic_load(c->cfg->interrupted))
 		return false;
-	c->res->interrupted = true;
-	c->res->interrupted_phase = p;
+	if (!c->res->interrupted) {
+		c->res->interrupted = true;
+		c->res->interrupted_phase = p;
+	}
 	return true;
 }
 
@@ -403,15 +454,21 @@ int client_run_point(struct client *c)
 	const struct rp_spec *sp = &c->res->spec;
 	int err = set_point(c);
 
-	if (!err && sp->warmup && !stopped(c, RP_PHASE_WARMUP))
+	if (!err && sp->warmup) {
 		err = run_warmup(c);
-	if (!err && sp->latency && !stopped(c, RP_PHASE_LATENCY))
+		if (!err && stopped(c, RP_PHASE_WARMUP))
+			return 0;
+	}
+	if (!err && sp->latency) {
 		err = run_latency(c);
-	if (!err && sp->bandwidth && !stopped(c, RP_PHASE_BANDWIDTH))
+		if (!err && stopped(c, RP_PHASE_LATENCY))
+			return 0;
+	}
+	if (!err && sp->bandwidth)
 		err = run_bandwidth(c);
 	if (!err)
 		err = check_verify(c);
-	if (!err && !c->res->interrupted)
+	if (!err)
 		stopped(c, RP_PHASE_BANDWIDTH);
 	return err;
 }

@@ -33,7 +33,8 @@ static void *session_main(void *arg)
 
 	int fd = s->fd, err = session_run(s);
 
-	if (err && err != -ECONNABORTED)
+	atomic_store(&srv->session_fd, -1);
+	if (err && err != -ECONNABORTED && s->counted)
 		atomic_fetch_add(&srv->failed, 1);
 	session_free(s);
 	/* Free before the client sees the close: it may come back at once
@@ -69,6 +70,39 @@ static void turn_away(struct rp_server *srv, int fd)
 	close(fd);
 }
 
+static bool allowed(const struct rp_access *acc, const struct sockaddr *sa)
+{
+	size_t i;
+
+	for (i = 0; i < acc->n_allow; i++)
+		if (rp_cidr_match(&acc->allow[i], sa))
+			return true;
+	return !acc->n_allow;
+}
+
+/* The next control connection, or -1. --allow: a peer outside every
+ * prefix is closed at once, before a byte is read or written. */
+static int accept_allowed(struct rp_server *srv)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd = accept(srv->fd, (struct sockaddr *)&ss, &len);
+	char who[64];
+
+	if (fd < 0) {
+		rp_net_accept_failed(errno, RP_NO_DEADLINE);
+		return -1;
+	}
+	if (allowed(&srv->cfg->access, (struct sockaddr *)&ss))
+		return fd;
+	peer_name(fd, who, sizeof(who));
+	if (!srv->cfg->quiet)
+		fprintf(stderr,
+			"rdmaperf server: %s: refused: not in --allow\n", who);
+	close(fd);
+	return -1;
+}
+
 static int start_session(struct rp_server *srv, int fd)
 {
 	struct session *s = calloc(1, sizeof(*s));
@@ -86,6 +120,8 @@ static int start_session(struct rp_server *srv, int fd)
 	if (srv->joinable)
 		pthread_join(srv->thread, NULL);
 	atomic_store(&srv->busy, 1);
+	atomic_store(&srv->session_fd, fd);
+	s->started_ns = rp_clock_ns();
 	err = pthread_create(&srv->thread, NULL, session_main, s);
 	srv->joinable = err == 0;
 	if (err) {
@@ -102,9 +138,30 @@ static bool stopping(struct rp_server *srv, const atomic_int *stop)
 	return atomic_load(&srv->stop) || (stop && atomic_load(stop));
 }
 
+bool session_stopping(const struct session *s)
+{
+	return stopping(s->srv, s->srv->ext_stop);
+}
+
 void rp_server_stop(struct rp_server *srv)
 {
 	atomic_store(&srv->stop, 1);
+}
+
+/* Stopped (SIGINT, SIGTERM): no new client from now on, and the test
+ * under way ends within a second: its session sees the stop at its next
+ * look, or, waiting for its client, the end of its control connection's
+ * input; it tells the client why. */
+static void shut_down(struct rp_server *srv)
+{
+	int fd;
+
+	close(srv->fd);
+	srv->fd = -1;
+	atomic_store(&srv->stop, 1);
+	fd = atomic_load(&srv->session_fd);
+	if (fd >= 0 && atomic_load(&srv->busy))
+		shutdown(fd, SHUT_RD);
 }
 
 int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
@@ -112,6 +169,7 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 	struct pollfd pfd = { .fd = srv->fd, .events = POLLIN };
 	int fd, n, err = 0;
 
+	srv->ext_stop = stop;
 	while (!stopping(srv, stop)) {
 		/* --once: one test, not one connection (a port probe is none)
 		 */
@@ -121,11 +179,9 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 		n = poll(&pfd, 1, ACCEPT_POLL_MS);
 		if (n <= 0)
 			continue;
-		fd = accept(srv->fd, NULL, NULL);
-		if (fd < 0) {
-			rp_net_accept_failed(errno, RP_NO_DEADLINE);
+		fd = accept_allowed(srv);
+		if (fd < 0)
 			continue;
-		}
 		if (atomic_load(&srv->busy))
 			turn_away(srv, fd);
 		else
@@ -133,6 +189,8 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 		if (err)
 			break;
 	}
+	if (stopping(srv, stop))
+		shut_down(srv);
 	if (srv->joinable)
 		pthread_join(srv->thread, NULL);
 	srv->joinable = false;
@@ -149,6 +207,7 @@ int rp_server_open(const struct rp_config *cfg, struct rp_server **out)
 	if (!srv)
 		return -ENOMEM;
 	srv->cfg = cfg;
+	atomic_store(&srv->session_fd, -1);
 	err = rp_net_listen(&rp_sock_kernel, cfg->host, cfg->port, 16,
 			    &srv->fd);
 	if (err) {
@@ -171,6 +230,7 @@ void rp_server_close(struct rp_server *srv)
 		return;
 	if (srv->joinable)
 		pthread_join(srv->thread, NULL);
-	close(srv->fd);
+	if (srv->fd >= 0)
+		close(srv->fd);
 	free(srv);
 }

@@ -16,9 +16,11 @@ struct rp_server {
 	int fd;
 	uint16_t port;
 	atomic_int busy;
-	atomic_int tests;  /* sessions that got as far as a TEST */
-	atomic_int failed; /* of those, how many failed */
-	atomic_int stop;   /* rp_server_stop() */
+	atomic_int tests;	    /* sessions that got as far as a TEST */
+	atomic_int failed;	    /* of those, how many failed */
+	atomic_int stop;	    /* rp_server_stop(), or shut down */
+	const atomic_int *ext_stop; /* rp_server_serve()'s stop */
+	atomic_int session_fd;	    /* the session's control connection */
 	pthread_t thread;
 	bool joinable;
 };
@@ -27,6 +29,9 @@ struct session {
 	struct rp_server *srv;
 	int fd;
 	char peer[64];
+	uint64_t started_ns; /* the session began: --max-time's bound */
+	bool counted;	     /* its streams connected: a test (--once) */
+	bool told;	     /* an ERROR went to the client already */
 	struct rp_spec spec;
 	const struct rp_xport_ops *ops;
 	struct rp_listener *listener;
@@ -47,6 +52,8 @@ int session_refuse(struct session *s, int err, const char *code,
 int session_expect(struct session *s, uint16_t want, int timeout_ms,
 		   cJSON **body);
 int session_run(struct session *s);
+/* server.c: the server is stopping (SIGINT, SIGTERM, rp_server_stop). */
+bool session_stopping(const struct session *s);
 void session_free(struct session *s);
 
 /* server_phase.c: START/STOP pairs until BYE. */

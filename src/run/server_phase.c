@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/json.h"
 #include "proto/proto.h"
 #include "run/crew.h"
@@ -21,6 +22,7 @@
 #include "run/server.h"
 
 #define SESSION_POLL_MS 200
+#define PHASE_SLACK_NS	(10ULL * 1000000000ULL) /* past a bound's own */
 
 struct phase {
 	enum rp_phase phase;
@@ -34,6 +36,9 @@ struct phase {
 	struct rp_cpu_sample a, b;
 	struct rp_cpu_usage cpu;
 	struct rp_stream *bad;
+	uint64_t t0;	   /* READY sent */
+	uint64_t seen;	   /* the responders' activity at the last look */
+	uint64_t alive_ns; /* when it last moved */
 };
 
 /* START's body: the phase, a point within the test's limits, a length. */
@@ -58,7 +63,7 @@ static int parse_start(struct session *s, const cJSON *b, struct phase *p)
 	     rp_json_u64(b, "iterations", RP_SPEC_MAX_ITERS,
 			 &p->o.iterations)) ||
 	    (cJSON_GetObjectItemCaseSensitive(b, "duration_ns") &&
-	     rp_json_u64(b, "duration_ns", RP_SPEC_MAX_SECONDS * 1000000000ULL,
+	     rp_json_u64(b, "duration_ns", s->srv->cfg->limits.max_time_ns,
 			 &p->o.duration_ns))) {
 		snprintf(text, sizeof(text),
 			 "START: size 1 to %llu, depth 1 to %u, iterations "
@@ -148,15 +153,82 @@ static bool crews_failed(const struct phase *p)
 	       (p->initiators && rp_crew_failed(p->initiators));
 }
 
+/* Every responder's signs of life together; *@blind when one cannot see
+ * its (one-sided) traffic. */
+static uint64_t activity(const struct session *s, bool *blind)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	*blind = false;
+	for (i = 0; i < s->n_fwd; i++) {
+		sum += atomic_load_explicit(&s->streams[i]->activity,
+					    memory_order_relaxed);
+		*blind |= atomic_load(&s->streams[i]->blind) != 0;
+	}
+	return sum;
+}
+
+/* The bounds a phase lives within, checked at each look while the crews
+ * run: the server stopping, the whole test's --max-time, a timed phase's
+ * length plus the stall time and a slack, and, mirroring the client's
+ * stall timeout, no sign of life from any responder for that long (where
+ * the responders can see the traffic). Return: 0, or the refusal's -errno
+ * (the client told why). */
+static int phase_watch(struct session *s, struct phase *p)
+{
+	const struct rp_limits *l = &s->srv->cfg->limits;
+	uint64_t now = rp_clock_ns(), act;
+	char text[160];
+	bool blind;
+
+	if (session_stopping(s))
+		return session_refuse(s, -ESHUTDOWN, "shutdown", "");
+	if (now - s->started_ns > l->max_time_ns + PHASE_SLACK_NS) {
+		snprintf(text, sizeof(text),
+			 "the test ran past this server's --max-time (%.0f s)",
+			 (double)l->max_time_ns / 1e9);
+		return session_refuse(s, -ETIMEDOUT, "limit", text);
+	}
+	if (p->o.duration_ns && now - p->t0 > p->o.duration_ns +
+						      RP_STALL_TIMEOUT_NS +
+						      PHASE_SLACK_NS) {
+		snprintf(text, sizeof(text),
+			 "the %s phase ran %.0f s past its %.3g s: the client "
+			 "is gone or stuck",
+			 rp_phase_name(p->phase),
+			 (double)(now - p->t0 - p->o.duration_ns) / 1e9,
+			 (double)p->o.duration_ns / 1e9);
+		return session_refuse(s, -ETIMEDOUT, "timeout", text);
+	}
+	act = activity(s, &blind);
+	if (act != p->seen || blind) {
+		p->seen = act;
+		p->alive_ns = now;
+	} else if (now - p->alive_ns > RP_STALL_TIMEOUT_NS) {
+		snprintf(text, sizeof(text),
+			 "nothing arrived for %.0f s in the %s phase",
+			 (double)RP_STALL_TIMEOUT_NS / 1e9,
+			 rp_phase_name(p->phase));
+		return session_refuse(s, -ETIMEDOUT, "timeout", text);
+	}
+	return 0;
+}
+
 /* Wait for the client's STOP while the crews run; a crew that fails ends
- * the phase at once, with its reason. */
+ * the phase at once, with its reason, and so does a bound (phase_watch). */
 static int await_stop(struct session *s, struct phase *p, cJSON **body)
 {
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 	char text[RP_ERR_LEN + 32];
 	int n, err;
 
+	p->t0 = p->alive_ns = rp_clock_ns();
+	p->seen = activity(s, &(bool){ false });
 	for (;;) {
+		err = phase_watch(s, p);
+		if (err)
+			return err;
 		if (crews_failed(p)) {
 			atomic_store(&p->abort, 1);
 			err = join_crews(p);

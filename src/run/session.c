@@ -15,8 +15,11 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "platform/net.h"
 #include "platform/wait.h"
+#include "proto/auth.h"
 #include "proto/proto.h"
+#include "run/limits.h"
 #include "run/server.h"
 
 #define SESSION_POLL_MS 200
@@ -39,8 +42,18 @@ void session_log(const struct session *s, const char *fmt, ...)
 int session_refuse(struct session *s, int err, const char *code,
 		   const char *msg)
 {
+	/* whatever failed, it failed because the server is going away */
+	if (session_stopping(s)) {
+		code = "shutdown";
+		msg = "the server is shutting down";
+		err = -ESHUTDOWN;
+	}
 	session_log(s, "%s: %s", code, msg);
-	rp_proto_send_error(s->fd, code, msg);
+	/* one ERROR per session: the first failure is the cause, what
+	 * follows from it is consequence (logged only) */
+	if (!s->told)
+		rp_proto_send_error(s->fd, code, msg);
+	s->told = true;
 	return err;
 }
 
@@ -74,13 +87,23 @@ int session_expect(struct session *s, uint16_t want, int timeout_ms,
 
 static int do_hello(struct session *s)
 {
+	const struct rp_access *acc = &s->srv->cfg->access;
+	struct rp_err why = { "" };
 	cJSON *body = NULL, *me;
 	int err;
 
 	err = session_expect(s, RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS, &body);
 	if (err)
 		return err;
+	if (acc->key_len) /* --auth-key: nothing about this host before it */
+		err = rp_auth_server(s->fd, acc->key, acc->key_len, body,
+				     RP_CTRL_TIMEOUT_MS, &why);
 	cJSON_Delete(body);
+	if (err) {
+		session_log(s, "refused: %s: %s", RP_AUTH_FAILED,
+			    rp_err_text(&why, err));
+		return -ECONNABORTED; /* no test, so no failed one */
+	}
 	me = rp_host_info();
 	if (!me)
 		return -ENOMEM;
@@ -104,6 +127,9 @@ static int do_test(struct session *s)
 	cJSON_Delete(body);
 	if (err)
 		return session_refuse(s, err, "spec", err_text);
+	if (rp_limits_check(&s->srv->cfg->limits, &s->spec, err_text,
+			    sizeof(err_text)))
+		return session_refuse(s, -EPERM, "limit", err_text);
 	s->ops = rp_xport_find(s->spec.transport);
 	if (!s->ops) {
 		snprintf(err_text, sizeof(err_text),
@@ -183,10 +209,29 @@ static int accept_streams(struct session *s, const char *token)
 	return err;
 }
 
+/* The data listener's parameters: it listens on the address the client
+ * reached this server on (the control connection's own end), the one -a
+ * names, and the one the client connects its data streams to. */
+static int data_params(struct session *s, struct rp_xport_params *p, char *addr,
+		       size_t len)
+{
+	int err = rp_net_sock_addr(s->fd, false, addr, len);
+
+	*p = s->srv->cfg->params;
+	if (err)
+		return session_refuse(s, err, "server",
+				      "cannot tell the control connection's "
+				      "local address");
+	p->bind = addr;
+	return 0;
+}
+
 static int do_setup(struct session *s)
 {
 	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
 	char token[2 * TOKEN_BYTES + 1], text[RP_ERR_LEN + 64];
+	char addr[RP_NET_ADDR_LEN];
+	struct rp_xport_params p;
 	struct rp_err why = { "" };
 	int err = -ENOMEM;
 
@@ -198,8 +243,10 @@ static int do_setup(struct session *s)
 			       "no random source for the data token");
 		goto out;
 	}
-	err = s->ops->listen(s->ops, &s->spec, &s->srv->cfg->params, ep,
-			     &s->listener, &why);
+	err = data_params(s, &p, addr, sizeof(addr));
+	if (err)
+		goto out;
+	err = s->ops->listen(s->ops, &s->spec, &p, ep, &s->listener, &why);
 	if (err) {
 		snprintf(text, sizeof(text), "%s: cannot listen: %s",
 			 s->ops->name, rp_err_text(&why, err));
@@ -275,8 +322,6 @@ int session_run(struct session *s)
 	if (!err)
 		err = do_test(s);
 	if (!err)
-		atomic_fetch_add(&s->srv->tests, 1);
-	if (!err)
 		err = do_setup(s);
 	if (s->listener) {
 		s->ops->unlisten(s->listener);
@@ -284,6 +329,12 @@ int session_run(struct session *s)
 	}
 	if (!err)
 		err = do_streams(s);
+	/* --once: a test is one whose streams connected; a TEST and a close
+	 * (a probe, a stray) is none, and does not use the server up */
+	if (!err) {
+		atomic_fetch_add(&s->srv->tests, 1);
+		s->counted = true;
+	}
 	if (!err)
 		err = session_phases(s);
 	if (s->streams && s->streams[0] && s->streams[0]->note[0])

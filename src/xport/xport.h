@@ -127,7 +127,22 @@ struct rp_stream {
 	enum rp_role role;
 	struct rp_err err;	/* why the last call failed */
 	char note[RP_NOTE_LEN]; /* what the user should know; "" if nothing */
+	/* A responder's signs of life for the session that watches it:
+	 * serve() bumps activity when something moved; blind is set while
+	 * the op is one-sided, when the responder cannot see progress. */
+	atomic_uint_least64_t activity;
+	atomic_int blind;
 };
+
+/* A responder in the latency phase spins for the next ping; after this
+ * long without one, the client has gone quiet: it naps between looks. */
+#define RP_LAT_IDLE_NS (20ULL * 1000000ULL)
+
+/** rp_stream_active - serve() moved something on @s (a relaxed bump). */
+static inline void rp_stream_active(struct rp_stream *s)
+{
+	atomic_fetch_add_explicit(&s->activity, 1, memory_order_relaxed);
+}
 
 struct rp_xport_ops {
 	const char *name;

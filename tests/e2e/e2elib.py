@@ -186,6 +186,43 @@ def free_port():
     return port
 
 
+
+def socket_inodes(pid):
+    """The inodes of process @pid's sockets (empty if /proc cannot tell)."""
+    inodes = set()
+    try:
+        names = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return inodes
+    for fd in names:
+        try:
+            link = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        if link.startswith("socket:["):
+            inodes.add(link[len("socket:["):-1])
+    return inodes
+
+
+def listening_sockets(pid):
+    """(family, address as /proc/net/tcp{,6} writes it, port) of every TCP
+    socket process @pid listens on."""
+    inodes = socket_inodes(pid)
+    found = []
+    for name, family in (("/proc/net/tcp", socket.AF_INET),
+                         ("/proc/net/tcp6", socket.AF_INET6)):
+        try:
+            with open(name) as f:
+                lines = f.readlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 9 and fields[3] == "0A" and fields[9] in inodes:
+                addr, port = fields[1].rsplit(":", 1)
+                found.append((family, addr, int(port, 16)))
+    return found
+
 def _proc_listening(port):
     """True/False from /proc/net/tcp{,6}; None if /proc cannot tell."""
     seen = False

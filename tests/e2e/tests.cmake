@@ -22,6 +22,9 @@ set(RP_E2E_TESTS
 	plots 300
 	csv_json 300
 	live 300
+	faults 900
+	access 120
+	ipv6 120
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)
@@ -39,6 +42,7 @@ foreach(_i RANGE 0 ${_rp_e2e_last} 2)
 	# small machine.
 	set_tests_properties(e2e.${_name} PROPERTIES
 		TIMEOUT ${_timeout}
+		SKIP_RETURN_CODE 77
 		LABELS e2e
 		RUN_SERIAL TRUE)
 endforeach()

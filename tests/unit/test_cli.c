@@ -280,6 +280,14 @@ static const struct bad_case bad_cases[] = {
 	{ { "--report", "f.json", "-S", "4K" }, { "--size", "--report" } },
 	{ { "--report", "f.json", "--json-stream" }, { "--json-stream" } },
 	{ { "--report", "" }, { "--report" } },
+	{ { "-s", "-S", "4K" }, { "--size", "the client's" } },
+	{ { "-s", "--bidir" }, { "--bidir", "the client's" } },
+	{ { "-c", "-a", "h", "--max-size", "4K" }, { "--max-size", "server's" } },
+	{ { "--loopback", "--max-time", "9" }, { "--max-time", "server's" } },
+	{ { "-s", "--max-memory", "1K" }, { "--max-memory", "4096 bytes" } },
+	{ { "-s", "--max-streams", "129" }, { "--max-streams", "128" } },
+	{ { "-s", "--max-size", "2G" }, { "--max-size" } },
+	{ { "-s", "--max-time", "0.5" }, { "--max-time", "1 to" } },
 	{ { "-c", "-a", "h", "-o", "X" }, { "-o/--op", "X" } },
 	{ { "-c" }, { "--address" } },
 	{ { "-c", "-a", "" }, { "--address" } },
@@ -644,12 +652,37 @@ static void test_outputs(void **state)
 	assert_true(cfg_a.json);
 }
 
+static void test_limits(void **state)
+{
+	const struct rp_limits *l = &cfg_a.limits;
+
+	(void)state;
+	parse_ok(PARSE("-s"));
+	assert_int_equal(l->max_memory, RP_SPEC_MAX_MEM);
+	assert_int_equal(l->max_streams, RP_SPEC_MAX_STREAMS);
+	assert_int_equal(l->max_size, RP_SPEC_MAX_SIZE);
+	assert_int_equal(l->max_time_ns, 3600ULL * 1000000000ULL);
+	parse_ok(PARSE("-s", "--max-memory", "64M", "--max-streams", "4",
+		       "--max-size", "1M", "--max-time", "10", "--once", "-a",
+		       "::1", "--cpu", "0"));
+	assert_int_equal(l->max_memory, 64ULL << 20);
+	assert_int_equal(l->max_streams, 4);
+	assert_int_equal(l->max_size, 1ULL << 20);
+	assert_int_equal(l->max_time_ns, 10ULL * 1000000000ULL);
+}
+
 static void test_usage(void **state)
 {
 	static const char *const longs[] = {
 		"--server",	 "--client",	   "--interval",
 		"--json-stream", "--csv",	   "--plot",
-		"--report",	 "--loopback",	   "--address",
+		"--report",
+		"--max-memory",
+		"--max-streams",
+		"--max-size",
+		"--max-time",
+		"--allow",
+		"--auth-key",	 "--loopback",	   "--address",
 		"--port",	 "--transport",	   "--op",
 		"--size",	 "--queue-depth",  "--iterations",
 		"--time",	 "--warmup",	   "--lat-iterations",
@@ -701,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_iterations_defaulted),
 		cmocka_unit_test(test_streams_threads),
 		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_usage),
 	};
 

@@ -30,6 +30,24 @@ int rp_sock_post(struct rp_stream *base, uint64_t seq, uint32_t count)
 	return rp_sock_data_push(s);
 }
 
+/* The responder's count of messages received, checked: never more than
+ * were sent (a hostile or broken peer would otherwise make up
+ * throughput). 0, or -EPROTO with the reason. */
+static int take_ack(struct sock_stream *s)
+{
+	uint64_t sent = s->tx_bytes / s->base.spec.size_bytes;
+
+	if (s->crx.val > sent)
+		return rp_stream_fail(&s->base, -EPROTO,
+				      "the server acknowledged %llu messages, "
+				      "only %llu were sent",
+				      (unsigned long long)s->crx.val,
+				      (unsigned long long)sent);
+	if (s->crx.val > s->completed) /* pings complete without one */
+		s->completed = s->crx.val;
+	return 0;
+}
+
 /* Move what can move: 0, or -errno. */
 static int client_progress(struct sock_stream *s)
 {
@@ -42,9 +60,9 @@ static int client_progress(struct sock_stream *s)
 	err = rp_sock_data_push(s);
 	if (!err)
 		err = rp_sock_ctr_pull(s);
-	if (s->crx.val > s->completed)
-		s->completed = s->crx.val;
-	return err;
+	if (err < 0)
+		return err;
+	return take_ack(s);
 }
 
 int rp_sock_poll(struct rp_stream *base)

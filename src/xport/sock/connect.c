@@ -21,19 +21,22 @@ static int open_stream(const struct rp_xport_ops *self,
 	struct sock_stream *s = NULL;
 	int err;
 
+	/* The token first: the server waits for it a bounded time, which
+	 * zeroing a large ring here must not use up. */
+	rp_sock_token(tok, token);
+	err = rp_net_xfer_all(c, fd, tok, sizeof(tok), true, deadline);
+	if (err) {
+		c->close(fd);
+		rp_sock_unreserve(c);
+		return rp_errf(why, err, "sending the data token: %s",
+			       strerror(-err));
+	}
 	err = rp_sock_stream_create(self, spec, role, fd, &s);
 	if (err) {
 		c->close(fd);
 		rp_sock_unreserve(c);
 		return rp_errf(why, err,
 			       "cannot set up the data connection: %s",
-			       strerror(-err));
-	}
-	rp_sock_token(tok, token);
-	err = rp_net_xfer_all(s->c, s->fd, tok, sizeof(tok), true, deadline);
-	if (err) {
-		rp_sock_close(&s->base);
-		return rp_errf(why, err, "sending the data token: %s",
 			       strerror(-err));
 	}
 	*out = s;

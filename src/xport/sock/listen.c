@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Server side of a stream transport's setup: listen on an ephemeral port,
- * accept the connection that presents the test's token. A stray connection
- * (wrong token, silent, gone) is dropped and accept keeps waiting; the wait
- * for a connection stops at the accept's deadline, also while accept()
- * itself keeps failing (no descriptor left: EMFILE), when accept backs off
- * and retries; a token under way gets its own TOKEN_WAIT_NS.
- * The accepted stream takes the role the caller gives, whoever initiates.
+ * Server side of a stream transport's setup: listen on an ephemeral port
+ * of the address the client reached the server on (p->bind: the control
+ * connection's own end, IPv4 or IPv6; the client connects to the address
+ * it reached, the endpoint gives the port), accept the connection that
+ * presents the test's token. A stray connection (wrong token, silent,
+ * gone) is dropped and accept keeps waiting; the wait for a connection
+ * stops at the accept's deadline, also while accept() itself keeps failing
+ * (no descriptor left: EMFILE), when accept backs off and retries; a token
+ * under way gets its own TOKEN_WAIT_NS. The accepted stream takes the role
+ * the caller gives, whoever initiates.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "xport/sock/sock.h"
 
 #define SERVER_SLEEP_MS 10
@@ -22,10 +23,23 @@
 static int serve_read_step(struct sock_stream *s)
 {
 	uint64_t queued = s->tx_target / s->base.spec.size_bytes;
+	uint64_t sent = s->tx_bytes / s->base.spec.size_bytes;
+	uint64_t depth = s->base.spec.queue_depth;
 	int moved = rp_sock_ctr_pull(s), err;
 
 	if (moved < 0)
 		return moved;
+	/* The client posts at most depth reads beyond those it completed,
+	 * and completes none we did not send whole: a credit past that is a
+	 * lie that would have us queue without end. */
+	if (s->crx.val > sent + depth || s->crx.val < s->credit_seen)
+		return rp_stream_fail(&s->base, -EPROTO,
+				      "the client's read credit %llu is out of "
+				      "bounds (%llu sent, depth %llu)",
+				      (unsigned long long)s->crx.val,
+				      (unsigned long long)sent,
+				      (unsigned long long)depth);
+	s->credit_seen = s->crx.val;
 	if (s->crx.val > queued)
 		rp_sock_data_queue(s, s->crx.val - queued);
 	err = rp_sock_data_push(s);
@@ -85,14 +99,25 @@ static int serve_round(struct rp_stream *const *s, unsigned int n,
 }
 
 /* A round found nothing: sleep now? Busy, only after SPIN_BEFORE_SLEEP
- * empty rounds, and never in the latency phase (a wake-up would be part of
- * every round trip; CPU is only accounted in the throughput phase). */
+ * empty rounds, and in the latency phase only once nothing has come for
+ * RP_LAT_IDLE_NS (a wake-up would be part of every round trip; a
+ * ping-pong never pauses that long, a client that went quiet does).
+ * @since: when the idle spell began, 0 before it is timed. */
 static bool serve_may_sleep(const struct rp_spec *spec, enum rp_phase phase,
-			    unsigned int *idle)
+			    unsigned int *idle, uint64_t *since)
 {
+	uint64_t now;
+
 	if (spec->wait == RP_WAIT_EVENT)
 		return true;
-	return phase != RP_PHASE_LATENCY && ++*idle > SPIN_BEFORE_SLEEP;
+	if (++*idle <= SPIN_BEFORE_SLEEP)
+		return false;
+	if (phase != RP_PHASE_LATENCY)
+		return true;
+	now = rp_clock_ns();
+	if (!*since)
+		*since = now;
+	return now - *since > RP_LAT_IDLE_NS;
 }
 
 /* Sleep until a stream is ready for what it is owed, at most
@@ -128,6 +153,7 @@ static int serve_loop(struct rp_stream *const *s, unsigned int n,
 		      struct pollfd *pfd)
 {
 	unsigned int idle = 0;
+	uint64_t since = 0;
 	int r;
 
 	while (!atomic_load_explicit(stop, memory_order_relaxed)) {
@@ -136,9 +162,11 @@ static int serve_loop(struct rp_stream *const *s, unsigned int n,
 			return r;
 		if (r > 0) {
 			idle = 0;
+			since = 0;
+			rp_stream_active(s[0]);
 			continue;
 		}
-		if (serve_may_sleep(&s[0]->spec, phase, &idle)) {
+		if (serve_may_sleep(&s[0]->spec, phase, &idle, &since)) {
 			r = serve_sleep(s, n, pfd);
 			if (r < 0)
 				return r;

@@ -123,6 +123,7 @@ struct sock_stream {
 	uint64_t reported;   /* completions handed to the engine */
 	struct ctr_tx ctx;
 	struct ctr_rx crx;
+	uint64_t credit_seen; /* read responder: the last credit taken */
 	uint64_t verify_errors;
 	unsigned int idle;	/* initiator: empty polls in a row */
 	struct serve_mark mark; /* responder: counts at serve()'s start */

@@ -156,6 +156,7 @@ static void rebase(struct sock_stream *s, uint64_t size_bytes, uint32_t depth)
 	s->ctx.want = s->ctx.sent = 0;
 	s->ctx.off = 8;
 	s->crx.val = 0;
+	s->credit_seen = 0;
 	s->crx.len = 0;
 	s->idle = 0;
 }
@@ -188,11 +189,13 @@ int rp_sock_set_point(struct rp_stream *base, uint64_t size_bytes,
 
 short rp_sock_wanted_events(const struct sock_stream *s)
 {
+	bool echo_owed = !sock_is_initiator(s) && s->echo_bytes < s->rx_bytes;
 	bool tx_owed = s->tx_bytes < s->tx_target || s->ctx.off < 8 ||
-		       s->ctx.sent != s->ctx.want ||
-		       (!sock_is_initiator(s) && s->echo_bytes < s->rx_bytes);
+		       s->ctx.sent != s->ctx.want || echo_owed;
 
-	return POLLIN | (tx_owed ? POLLOUT : 0);
+	/* a responder owing an echo reads nothing more until it is out:
+	 * waking for input then would only spin */
+	return (echo_owed ? 0 : POLLIN) | (tx_owed ? POLLOUT : 0);
 }
 
 int rp_sock_event_wait(struct sock_stream *s, uint64_t deadline_ns)

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "xport/verbs/verbs.h"
 
 static void rv_idle(const atomic_int *stop)
@@ -32,15 +33,39 @@ static void rv_idle(const atomic_int *stop)
 		nanosleep(&ts, NULL);
 }
 
+/* Nothing came: once nothing has for RP_LAT_IDLE_NS, the client has gone
+ * quiet (a ping-pong never pauses that long): nap instead of spinning.
+ * @since: when the idle spell began, 0 while pings come. */
+static void rv_lat_idle(uint64_t *since)
+{
+	struct timespec ts = { .tv_nsec = RV_IDLE_NS };
+	uint64_t now = rp_clock_ns();
+
+	if (!*since)
+		*since = now;
+	else if (now - *since > RP_LAT_IDLE_NS)
+		nanosleep(&ts, NULL);
+}
+
+/* One-sided ops: the initiator's writes and reads complete without this
+ * side's knowledge; say so to the session that watches for progress. */
+static void rv_blind(struct rp_stream *const *bs, unsigned int n, int on)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		atomic_store(&bs[i]->blind, on);
+}
+
 int rv_serve_idle(struct rp_stream *const *bs, unsigned int n,
 		  enum rp_phase phase, const atomic_int *stop,
 		  struct rp_side_stats *st)
 {
-	(void)bs;
-	(void)n;
 	(void)phase;
 	(void)st;
+	rv_blind(bs, n, 1);
 	rv_idle(stop);
+	rv_blind(bs, n, 0);
 	return 0;
 }
 
@@ -186,6 +211,7 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		  struct rp_side_stats *st)
 {
 	struct pollfd *fds = NULL;
+	uint64_t since = 0;
 	unsigned int i;
 	int ret = 0;
 
@@ -198,8 +224,14 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 	}
 	while (ret >= 0 && !rv_stopped(stop)) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
-		if (ret == 0 && fds)
+		if (ret > 0) {
+			since = 0;
+			rp_stream_active(bs[0]);
+		} else if (ret == 0 && fds) {
 			ret = rv_sleep_many(bs, n, fds);
+		} else if (ret == 0 && phase == RP_PHASE_LATENCY) {
+			rv_lat_idle(&since);
+		}
 	}
 	while (ret >= 0) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
@@ -210,17 +242,21 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 	return ret < 0 ? ret : 0;
 }
 
-/* Write latency, one look at @s's marker: echo a new one. */
+/* Write latency, one look at @s's marker: echo a new one. Return: 1 if
+ * a ping came, 0 if not, or -errno. */
 static int rv_watch_marker(struct rv_stream *s, const atomic_int *stop)
 {
 	uint8_t b = *(const volatile uint8_t *)(s->buf + s->size - 1);
-	int ret = 0;
+	int ret = 0, got = b != s->marker;
 
-	if (b != s->marker) {
+	if (got) {
 		s->marker = b;
+		rp_stream_active(&s->base);
 		ret = rv_echo(s, (uintptr_t)s->buf, (uint32_t)s->size, 0, stop);
 	}
-	return ret ? ret : rv_reap_echoes(s);
+	if (!ret)
+		ret = rv_reap_echoes(s);
+	return ret ? ret : got;
 }
 
 /* Write latency: spin over the streams' markers. Slot 0 is zero at the
@@ -228,15 +264,21 @@ static int rv_watch_marker(struct rv_stream *s, const atomic_int *stop)
 static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
 			      const atomic_int *stop)
 {
+	uint64_t since = 0;
 	unsigned int i;
-	int ret = 0;
+	int ret = 0, got;
 
 	for (i = 0; i < n; i++)
 		rv_of(bs[i])->marker = 0;
-	while (!ret && !rv_stopped(stop))
-		for (i = 0; !ret && i < n; i++)
-			ret = rv_watch_marker(rv_of(bs[i]), stop);
-	return ret;
+	while (ret >= 0 && !rv_stopped(stop)) {
+		for (i = 0, got = 0; ret >= 0 && i < n; i++)
+			got |= ret = rv_watch_marker(rv_of(bs[i]), stop);
+		if (got > 0)
+			since = 0;
+		else if (ret >= 0)
+			rv_lat_idle(&since);
+	}
+	return ret < 0 ? ret : 0;
 }
 
 /* After a write phase (the initiator is done): check the slots (--verify),
@@ -261,10 +303,13 @@ int rv_serve_write(struct rp_stream *const *bs, unsigned int n,
 	unsigned int i;
 	int ret = 0;
 
-	if (phase == RP_PHASE_LATENCY)
+	if (phase == RP_PHASE_LATENCY) {
 		ret = rv_serve_write_lat(bs, n, stop);
-	else
+	} else {
+		rv_blind(bs, n, 1);
 		rv_idle(stop);
+		rv_blind(bs, n, 0);
+	}
 	for (i = 0; i < n; i++)
 		rv_write_done(rv_of(bs[i]), phase, &st[i]);
 	return ret;

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* What a server grants one test (struct rp_limits, --max-*). */
+#ifndef RP_RUN_LIMITS_H
+#define RP_RUN_LIMITS_H
+
+#include <stddef.h>
+
+#include "run/run.h"
+
+/** rp_limits_memory - the buffer bytes a side allocates for @sp. */
+uint64_t rp_limits_memory(const struct rp_spec *sp);
+
+/**
+ * rp_limits_check - whether @sp stays within @l.
+ * Return: 0, or -EPERM with the limit it passes named in @why.
+ */
+int rp_limits_check(const struct rp_limits *l, const struct rp_spec *sp,
+		    char *why, size_t len);
+
+#endif
