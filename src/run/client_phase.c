@@ -165,6 +165,7 @@ static int done_timeout_ms(const struct client *c, uint64_t took_ns)
 struct traffic {
 	enum rp_phase phase;
 	struct rp_engine_opts o;
+	atomic_int abort; /* the server ended the phase (its ERROR, EOF) */
 	struct rp_crew_opts co;
 	struct rp_crew *responders; /* --bidir */
 	struct rp_cpu_sample a, b;
@@ -178,6 +179,7 @@ static int traffic_start(struct client *c, struct traffic *t)
 	bool loop = cfg->mode == RP_MODE_LOOPBACK;
 	int err;
 
+	t->o.abort = &t->abort;
 	t->co = (struct rp_crew_opts){ .phase = t->phase,
 				       .eng = t->o,
 				       .cpus = cfg->cpus,
@@ -213,13 +215,15 @@ static bool ticks_arm(struct client *c, const struct traffic *t, uint64_t t0)
 }
 
 /* While the crew runs: its intervals to the result and the observer. */
-static void ticks_run(struct client *c, uint64_t t0)
+static void ticks_run(struct client *c, uint64_t t0, atomic_int *abort)
 {
 	const struct rp_observer *obs = c->cfg->obs;
 	struct rp_sampler_sink sink = {
 		.keep = c->cfg->interval_s > 0,
 		.interval = obs ? obs->interval : NULL,
 		.ctx = obs ? obs->ctx : NULL,
+		.watch_fd = c->fd,
+		.abort = abort,
 	};
 	unsigned int i;
 
@@ -255,7 +259,9 @@ static int traffic_run(struct client *c, struct traffic *t, uint64_t *took)
 			    "cannot start the initiator threads");
 	}
 	if (ticks)
-		ticks_run(c, t0);
+		ticks_run(c, t0, &t->abort);
+	while (!rp_crew_done(crew))
+		rp_watch_peer(c->fd, &t->abort, 20);
 	err = rp_crew_join(crew, &t->cpu, &bad);
 	*took = rp_clock_ns() - t0;
 	return err ? phase_failed(c, t->phase, err, bad) : 0;

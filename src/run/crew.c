@@ -33,6 +33,7 @@ struct rp_crew {
 	struct crew_thread *th;
 	atomic_int stop;
 	atomic_int errors;
+	atomic_uint finished; /* threads that returned */
 };
 
 static void thread_times(double *user_s, double *sys_s, int sign)
@@ -80,6 +81,7 @@ static void *crew_main(void *arg)
 	thread_times(&t->user_s, &t->sys_s, 1);
 	if (t->rc)
 		atomic_fetch_add(&t->crew->errors, 1);
+	atomic_fetch_add(&t->crew->finished, 1);
 	return NULL;
 }
 
@@ -159,6 +161,11 @@ void rp_crew_stop(struct rp_crew *c)
 bool rp_crew_failed(const struct rp_crew *c)
 {
 	return atomic_load(&c->errors) != 0;
+}
+
+bool rp_crew_done(const struct rp_crew *c)
+{
+	return atomic_load(&c->finished) == c->started;
 }
 
 /* Thread @t's figures back into the caller's arrays and @cpu. */

@@ -43,6 +43,9 @@ void rp_crew_stop(struct rp_crew *c);
 /** rp_crew_failed - true when a thread has already returned an error. */
 bool rp_crew_failed(const struct rp_crew *c);
 
+/** rp_crew_done - true when every thread has returned (join at once). */
+bool rp_crew_done(const struct rp_crew *c);
+
 /**
  * rp_crew_join - wait for every thread, copy the figures out, give each
  * thread's CPU time into @cpu (appended to cpu->threads) and free.

@@ -191,6 +191,10 @@ static int bw_loop(struct bw_run *r, uint64_t now)
 	int n, moved;
 
 	while (r->active) {
+		if (r->o->abort &&
+		    atomic_load_explicit(r->o->abort, memory_order_relaxed))
+			return rp_stream_fail(r->b[0].es->s, -ECONNABORTED,
+					      "the server ended the phase");
 		moved = 0;
 		for (i = 0; i < r->n; i++) {
 			if (r->b[i].done >= r->b[i].target)

@@ -276,11 +276,13 @@ struct rp_ticker;
 
 /** How long and how one phase runs. */
 struct rp_engine_opts {
-	uint64_t iterations;	/* operations per stream; 0: time mode */
-	uint64_t duration_ns;	/* time mode: post for this long */
-	uint64_t stall_ns;	/* no completion this long: -ETIMEDOUT;
-				 * 0: RP_STALL_TIMEOUT_NS */
-	const atomic_int *intr; /* set: post no more, let the rest finish */
+	uint64_t iterations;	 /* operations per stream; 0: time mode */
+	uint64_t duration_ns;	 /* time mode: post for this long */
+	uint64_t stall_ns;	 /* no completion this long: -ETIMEDOUT;
+				  * 0: RP_STALL_TIMEOUT_NS */
+	const atomic_int *intr;	 /* set: post no more, let the rest finish */
+	const atomic_int *abort; /* set: the peer ended the phase: stop at
+				  * once (-ECONNABORTED), nothing to wait for */
 };
 
 /**

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 
 #include "core/clock.h"
@@ -147,17 +148,19 @@ static int gather(struct sampler *sm, int *state, int *err)
 	return 1;
 }
 
-/* Sleep until the next boundary; past it, in steps of a millisecond
- * while the streams' threads hand their slots over. */
+/* Sleep until the next boundary, at most a tenth of a second at a time
+ * (watching the control connection meanwhile); past it, in steps of a
+ * millisecond while the streams' threads hand their slots over. */
 static void nap(const struct sampler *sm)
 {
 	uint64_t due = sm->t0 + (sm->k + 1) * sm->t[0].interval_ns;
 	uint64_t now = rp_clock_ns();
-	uint64_t ns = due > now ? due - now : RP_NS_PER_MS;
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
-			       .tv_nsec = (long)(ns % 1000000000ULL) };
+	uint64_t ms = due > now ? (due - now) / RP_NS_PER_MS : 1;
 
-	nanosleep(&ts, NULL);
+	rp_watch_peer(sm->sink->watch_fd, sm->sink->abort,
+		      (int)(ms > 100 ? 100
+			    : ms     ? ms
+				     : 1));
 }
 
 int rp_sampler_run(struct rp_ticker *t, unsigned int n, unsigned int threads,
@@ -187,6 +190,22 @@ int rp_sampler_run(struct rp_ticker *t, unsigned int n, unsigned int threads,
 	free(sm.ps);
 	free(state);
 	return err;
+}
+
+void rp_watch_peer(int fd, atomic_int *abort, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	if (fd < 0 || !abort) {
+		nanosleep(&ts, NULL);
+		return;
+	}
+	if (poll(&pfd, 1, ms) > 0) {
+		atomic_store(abort, 1);
+		nanosleep(&ts, NULL); /* no busy loop on a closed socket */
+	}
 }
 
 void rp_interval_range(struct rp_result *r)

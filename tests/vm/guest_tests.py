@@ -14,16 +14,27 @@ Every test runs the real binary against a real server process on rxe0
     streams      issue 8 on rdma and rsocket: a sweep over one setup (with
                  --verify), -P 4 -T 2, --bidir, --wait event for every op;
                  issue 9: -i intervals as JSON lines, with a plot
+    robust       issue 10 on verbs: the server's RDMA resources, descriptors
+                 and memory after a hundred tests; a client SIGKILLed or
+                 SIGSTOPped mid-test, SIGINT to the server, --max-memory
 """
+import json
 import os
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
+import threading
+import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "e2e"))
 import e2elib  # noqa: E402
-from e2elib import check, run  # noqa: E402
+from e2elib import TestFailure, check, log, run  # noqa: E402
 from tcp_ops import check_hist, close_to, num  # noqa: E402
+from faults_wire import fd_count, fd_list, status_kib  # noqa: E402
 
 ADDR = os.environ.get("RP_VM_ADDR", "10.77.0.1")
 QUICK = ["--warmup", "50", "--lat-iterations", "200"]
@@ -326,8 +337,558 @@ def streams(binary):
     return tests
 
 
+# ---- robust: issue 10 on verbs ------------------------------------------
+#
+# One server's RDMA objects, descriptors and memory over many short tests;
+# then the faults a verbs test meets, each followed by a normal verbs test
+# on the same server: a client SIGKILLed or SIGSTOPped mid-test, SIGINT to
+# the server, a spec over --max-memory. The bounds are the server's
+# (src/run/run.h, src/run/server_phase.c): a test with no sign of life for
+# RP_STALL_TIMEOUT_NS ends, a timed phase ends by its duration plus that,
+# every test by --max-time; each bound with PHASE_SLACK_NS more. One-sided
+# operations (write, read, the atomics) are invisible to the responder: the
+# server cannot see them stall, so only --max-time ends them.
+
+STALL_S = 30        # RP_STALL_TIMEOUT_NS
+SLACK_S = 10        # PHASE_SLACK_NS: past a bound's own
+RES_TESTS = 100     # the issue's count of short tests
+RES_MIN_TESTS = 40  # fewer would prove little
+RES_BUDGET_S = 350  # guest time for them; the count is cut to fit
+RSS_GROWTH_KIB = 16 * 1024
+SIGINT_BOUND_S = 2.5  # the client told of the shutdown (issue: ~2 s)
+STOP_HOLD_S = 40    # how long a client stays SIGSTOPped
+COUNTED = ("pd", "cq", "qp", "cm_id", "mr")
+FEW = ["--warmup", "10", "--lat-iterations", "10"]
+SHORT = ["-C", "200"] + FEW
+NORMAL = ["-x", "rdma", "-o", "write", "-S", "4096", "-q", "8", "-C", "500",
+          "--verify"] + FEW
+
+
+class RobustServer(GuestServer):
+    """rdmaperf -s on the guest's address with its @extra options; stderr
+    (without --quiet, the reason it gives for ending a test) kept."""
+
+    def start(self):
+        self.port = e2elib.free_port()
+        self.errfile = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(
+            [self.binary, "-s", "-a", ADDR, "-p", str(self.port)] +
+            self.extra, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=self.errfile)
+        check(e2elib.wait_listening(self.port, self.proc, timeout=30),
+              lambda: "the server (%s) did not start listening: %s" %
+              (" ".join(self.extra), self.stderr()))
+        return self
+
+    def log_since(self, mark):
+        """What the server logged after @mark (a length of stderr()), less
+        the lines that only say a test began or that it listens."""
+        lines = [x.strip() for x in self.stderr()[mark:].splitlines()]
+        return "; ".join(x for x in lines if x and ": test: " not in x and
+                         "listening on" not in x)[-400:] or "(nothing)"
+
+
+def session_open(port):
+    """True while the server holds a control connection on @port: one
+    established, or closed by the client but not yet by the server."""
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(name) as f:
+                lines = f.readlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            x = line.split()
+            if int(x[1].rsplit(":", 1)[1], 16) == port and \
+                    x[3] in ("01", "08"):  # ESTABLISHED, CLOSE_WAIT
+                return True
+    return False
+
+
+def wait_until(pred, within, every=0.05):
+    """Seconds until @pred() holds, or None if it did not within @within."""
+    t0 = time.monotonic()
+    while True:
+        if pred():
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > within:
+            return None
+        time.sleep(every)
+
+
+def rdma_counts():
+    """Per-device counts of RDMA objects from iproute2's rdma tool (the
+    kernel's own GSI QP, CQ and PD included): {"rxe0": {"pd": 1, ...}}."""
+    check(shutil.which("rdma"), "iproute2's rdma tool is not in the guest")
+    r = run("rdma", ["-j", "resource", "show"], timeout=30)
+    check(r.rc == 0, lambda: "rdma -j resource show: " + r.describe())
+    return {d["ifname"]: {k: d[k] for k in COUNTED + ("ctx",) if k in d}
+            for d in json.loads(r.out)}
+
+
+def fmt_counts(c, keys=COUNTED + ("ctx",)):
+    return ", ".join("%s: %s" % (dev, " ".join("%s %s" % (k, v[k])
+                                                for k in keys if k in v))
+                     for dev, v in sorted(c.items()))
+
+
+def only(c, keys):
+    return {dev: {k: v[k] for k in keys if k in v} for dev, v in c.items()}
+
+
+def rdma_objects():
+    """The processes' RDMA objects, one per line, for a failure message."""
+    out = []
+    for kind in COUNTED + ("ctx",):
+        r = run("rdma", ["resource", "show", kind], timeout=30)
+        out += [kind + ": " + x.strip() for x in r.out.splitlines()
+                if "pid" in x]
+    return "\n  ".join(out) or "(none with a pid)"
+
+
+def resources_back(base, what, keys=COUNTED, within=10.0):
+    """The RDMA objects counted by @keys return to @base within @within s
+    (a process's objects go as it exits, a session's as it ends); returns
+    the seconds it took."""
+    seen = [None]
+
+    def same():
+        seen[0] = rdma_counts()
+        return only(seen[0], keys) == only(base, keys)
+    took = wait_until(same, within, every=0.3)
+    check(took is not None, lambda: "after %s: RDMA objects %s, %s before "
+          "(still so %.0f s later); objects:\n  %s" %
+          (what, fmt_counts(seen[0], keys), fmt_counts(base, keys), within,
+           rdma_objects()))
+    return took
+
+
+def fds_back(srv, fd0, what, within=5.0):
+    pid = srv.proc.pid
+    took = wait_until(lambda: fd_count(pid) <= fd0, within, every=0.1)
+    check(took is not None, lambda: "after %s: the server holds %d "
+          "descriptors, %d before: %s" %
+          (what, fd_count(pid), fd0, " ".join(fd_list(pid))))
+
+
+def verbs_client(srv, args, timeout=TIMEOUT):
+    return run(srv.binary, ["-c", "-a", ADDR, "-p", srv.port] +
+               [str(a) for a in args], timeout=timeout)
+
+
+def ok_doc(r, what):
+    """@r succeeded: a valid document, no error, every result ok and
+    verified clean on both sides."""
+    check(r.rc == 0, lambda: "%s failed:\n%s" % (what, r.describe()))
+    doc = r.json()
+    check(doc["error"] is None, "%s: error %r" % (what, doc["error"]))
+    for x in doc["results"]:
+        check(x["ok"] and x["messages"] > 0, "%s: result %r ok, %r messages"
+              % (what, x["ok"], x["messages"]))
+        for side in ("client", "server"):
+            check(x["cpu"][side]["verify_errors"] == 0,
+                  "%s: %s verify errors" % (what, side))
+    return doc
+
+
+def verbs_ok(srv, args, what, within=10.0):
+    """A verbs test on @srv must succeed, retrying only while the server
+    answers busy (the previous session still ending) for @within s.
+    Returns (seconds until it succeeded, busy answers)."""
+    check(srv.alive(), lambda: "the server died before %s: %s" %
+          (what, srv.stderr()[-2000:]))
+    t0, busy = time.monotonic(), 0
+    while True:
+        r = verbs_client(srv, list(args) + ["--json"])
+        took = time.monotonic() - t0
+        if r.rc == 1 and '"busy"' in r.out and took < within:
+            busy += 1
+            time.sleep(0.1)
+            continue
+        ok_doc(r, "%s (busy %d times before, %.1f s)" % (what, busy, took))
+        return took, busy
+
+
+class Watched:
+    """A client in the background whose --json-stream lines are read as
+    they come: the first interval line says its throughput phase runs."""
+
+    def __init__(self, srv, args):
+        self.errfile = tempfile.TemporaryFile(mode="w+")
+        self.t0 = time.monotonic()
+        self.proc = subprocess.Popen(
+            [srv.binary, "-c", "-a", ADDR, "-p", str(srv.port)] +
+            [str(a) for a in args], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=self.errfile, text=True,
+            errors="replace")
+        self.lines, self.phase_at = [], None
+        self.event = threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            if self.phase_at is None and '"interval"' in line:
+                # an interval line comes at the end of its interval
+                self.phase_at = time.monotonic()
+                self.event.set()
+        self.event.set()
+
+    def describe(self):
+        self.errfile.seek(0)
+        return "client exit %r after %.1f s; stdout tail: %s; stderr: %s" % (
+            self.proc.poll(), time.monotonic() - self.t0,
+            "".join(self.lines[-3:])[-800:].strip() or "(empty)",
+            self.errfile.read()[-800:].strip() or "(empty)")
+
+    def wait_phase(self, within=60.0):
+        self.event.wait(within)
+        check(self.phase_at is not None, lambda: "the client did not reach "
+              "its throughput phase within %.0f s: %s" %
+              (within, self.describe()))
+        check(self.proc.poll() is None, lambda: "the client ended early: " +
+              self.describe())
+
+    def kill(self, within=60.0):
+        """SIGKILL; returns the seconds until it was reaped (or None)."""
+        t0 = time.monotonic()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=within)
+        except subprocess.TimeoutExpired:
+            return None
+        self.reader.join(5)
+        return time.monotonic() - t0
+
+    def close(self):
+        if self.kill() is None:
+            self.proc.wait()
+        self.errfile.close()
+
+
+def short_plan(n):
+    """@n short tests: the ops in turn, every fifth with -P 2, every third
+    with --verify, one --bidir."""
+    plan = []
+    for i in range(n):
+        op = RDMA_OPS[i % len(RDMA_OPS)]
+        args = ["-x", "rdma", "-o", op] + SHORT
+        if i % 5 == 2:
+            args += ["-P", "2"]
+        if i % 3 == 1:
+            args += ["--verify"]
+        if i == 6:  # a write
+            args += ["--bidir"]
+        plan.append(args)
+    return plan
+
+
+def resources_case(binary, _srv):
+    """[1] One server, many short tests: its RDMA objects, descriptors and
+    memory are where they were after the first."""
+    with RobustServer(binary, ["--quiet"]) as srv:
+        pid = srv.proc.pid
+        idle = rdma_counts()
+        fd_idle, rss_idle = fd_count(pid), status_kib(pid, "VmRSS")
+        verbs_ok(srv, ["-x", "rdma", "-o", "write"] + SHORT, "the first test")
+        resources_back(idle, "the first test")
+        # librdmacm keeps the device it used open (a ctx and two
+        # descriptors) for the process's life: the baseline is after it
+        base = rdma_counts()
+        fd0, rss0 = fd_count(pid), status_kib(pid, "VmRSS")
+        log("  idle server: %s; %d fds, RSS %d KiB" %
+            (fmt_counts(idle), fd_idle, rss_idle))
+        log("  after one test (the baseline): %s; %d fds, RSS %d KiB" %
+            (fmt_counts(base), fd0, rss0))
+        t0, done, busy, slowest = time.monotonic(), 0, 0, 0.0
+        for args in short_plan(RES_TESTS):
+            spent = time.monotonic() - t0
+            if done >= RES_MIN_TESTS and spent * (done + 1) / done > \
+                    RES_BUDGET_S:
+                break
+            t1 = time.monotonic()
+            _, b = verbs_ok(srv, args, "short test %d (%s)" %
+                            (done + 1, " ".join(args)))
+            slowest = max(slowest, time.monotonic() - t1)
+            busy += b
+            done += 1
+        spent = time.monotonic() - t0
+        settle = resources_back(base, "%d tests" % done,
+                                keys=COUNTED + ("ctx",))
+        fds_back(srv, fd0, "%d tests" % done)
+        after = rdma_counts()
+        fd1, rss1 = fd_count(pid), status_kib(pid, "VmRSS")
+        log("  %d of %d short tests in %.1f s (%.2f s each, slowest %.1f s; "
+            "%d busy answers retried)%s" %
+            (done, RES_TESTS, spent, spent / done, slowest, busy,
+             "" if done == RES_TESTS else
+             "; cut to fit the %d s budget" % RES_BUDGET_S))
+        log("  after them: %s (settled in %.1f s); %d fds, RSS %d KiB "
+            "(%+d KiB)" % (fmt_counts(after), settle, fd1, rss1,
+                           rss1 - rss0))
+        check(rss1 - rss0 < RSS_GROWTH_KIB,
+              "the server's RSS grew %d KiB over %d tests (%d -> %d KiB), "
+              "limit %d KiB" % (rss1 - rss0, done, rss0, rss1,
+                                RSS_GROWTH_KIB))
+
+
+def killed_case(binary, _srv):
+    """[2a] A client SIGKILLed 2 s into a -t 5 throughput phase: the
+    server ends the test and serves the next client."""
+    with RobustServer(binary) as srv:
+        base = rdma_counts()
+        verbs_ok(srv, NORMAL, "the first test")
+        fd0, mark = fd_count(srv.proc.pid), len(srv.stderr())
+        c = Watched(srv, ["-x", "rdma", "-o", "write", "-S", "4096", "-q",
+                          "8", "-t", "5", "-i", "0.5", "--json-stream"] + FEW)
+        try:
+            c.wait_phase()
+            # the first interval line came 0.5 s into the phase
+            time.sleep(max(0.0, c.phase_at + 1.5 - time.monotonic()))
+            check(c.proc.poll() is None, lambda: "the -t 5 client ended "
+                  "before it was killed: " + c.describe())
+            t_kill = time.monotonic()
+            reaped = c.kill()
+            bound = 5 + STALL_S + SLACK_S - 2  # from the kill, 2 s in
+            ended = wait_until(lambda: not session_open(srv.port), bound)
+            check(ended is not None, lambda: "the server still ran the "
+                  "killed client's test %d s after the kill (its bound: "
+                  "the 5 s phase + %d s + %d s); server log: %s" %
+                  (bound, STALL_S, SLACK_S, srv.log_since(mark)))
+            ended = time.monotonic() - t_kill
+            _, busy = verbs_ok(srv, NORMAL, "a normal test after the "
+                                  "SIGKILL", within=bound)
+            next_ok = time.monotonic() - t_kill
+            back = resources_back(base, "the SIGKILL")
+            fds_back(srv, fd0, "the SIGKILL")
+        finally:
+            c.close()
+        log("  SIGKILL 2.0 s into the throughput phase: the killed client "
+            "reaped in %s; the server ended its test %.2f s after the kill "
+            "and a new client succeeded %.1f s after it (%d busy answers); "
+            "RDMA objects back (%s) %.1f s after that; server: %s" %
+            ("%.2f s" % reaped if reaped is not None else "60 s+", ended,
+             next_ok, busy, fmt_counts(base, COUNTED), back,
+             srv.log_since(mark)))
+
+
+def stopped_run(srv, op, bound_s, why):
+    """[2b] A -C client SIGSTOPped in its throughput phase for
+    STOP_HOLD_S, then SIGKILLed: the server must end the test on its own
+    within @bound_s of the stop, serve a new client while the stopped one
+    still holds its connection, and again after the kill. Returns what
+    was measured, as a sentence."""
+    verbs_ok(srv, NORMAL, "the first %s test" % op)
+    fd0, mark = fd_count(srv.proc.pid), len(srv.stderr())
+    c = Watched(srv, ["-x", "rdma", "-o", op, "-S", "4096", "-q", "8", "-C",
+                      "100000000", "-i", "0.5", "--json-stream"] + FEW)
+    try:
+        c.wait_phase()
+        time.sleep(max(0.0, c.phase_at + 0.5 - time.monotonic()))
+        check(c.proc.poll() is None, lambda: "the client ended before it "
+              "was stopped: " + c.describe())
+        c.proc.send_signal(signal.SIGSTOP)
+        t_stop = time.monotonic()
+        into = t_stop - c.t0
+        ended = wait_until(lambda: not session_open(srv.port),
+                           STOP_HOLD_S - 1)
+        check(ended is not None, lambda: "%s: the server still ran the "
+              "stopped client's test %d s after SIGSTOP (%.0f s after the "
+              "client started; want it ended within %d s: %s); server log: "
+              "%s" % (op, STOP_HOLD_S - 1, time.monotonic() - c.t0,
+                      bound_s, why, srv.log_since(mark)))
+        ended = time.monotonic() - t_stop
+        check(ended <= bound_s, lambda: "%s: the server ended the stopped "
+              "client's test %.1f s after SIGSTOP, want within %d s (%s); "
+              "server log: %s" % (op, ended, bound_s, why,
+                                  srv.log_since(mark)))
+        said = srv.log_since(mark)
+        t1 = time.monotonic()
+        _, busy = verbs_ok(srv, NORMAL, "%s: a normal test while the "
+                           "stopped client lives" % op)
+        next_ok = time.monotonic() - t1
+        time.sleep(max(0.0, t_stop + STOP_HOLD_S - time.monotonic()))
+        reaped = c.kill()
+        check(reaped is not None, lambda: "%s: the stopped client did not "
+              "die within 60 s of SIGKILL" % op)
+        _, busy2 = verbs_ok(srv, NORMAL, "%s: a normal test after the "
+                            "stopped client's SIGKILL" % op)
+        fds_back(srv, fd0, "%s: a stopped client" % op)
+    finally:
+        c.close()
+    return ("%s: SIGSTOP %.1f s after the client started; the server ended "
+            "its test %.1f s after the stop (%.1f s after the start; %s), "
+            "saying: %s; a new client succeeded %.1f s later (%d busy); "
+            "SIGKILL at %d s, reaped in %.2f s, a normal test then passed "
+            "(%d busy)" % (op, into, ended, into + ended, why, said, next_ok,
+                           busy, STOP_HOLD_S, reaped, busy2))
+
+
+def stopped_case(binary, _srv):
+    """[2b] Stopped clients, one per bound, in parallel (each waits out
+    its bound): write on a --max-time 20 server (the responder cannot see
+    one-sided traffic: --max-time ends it, 20 s + SLACK_S after the
+    session began), send on a default server (no receive for STALL_S)."""
+    base = rdma_counts()
+    cases = (("write", ["--max-time", "20"], 40,
+              "--max-time 20 + %d s slack from the session's start" %
+              SLACK_S),
+             ("send", [], STALL_S + 8, "the %d s stall bound" % STALL_S))
+    out = {}
+
+    def one(op, extra, bound, why):
+        try:
+            with RobustServer(binary, extra) as srv:
+                out[op] = stopped_run(srv, op, bound, why)
+        except Exception as e:  # reported below, with the other's outcome
+            out[op] = e
+
+    threads = [threading.Thread(target=one, args=x) for x in cases]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    fails = []
+    for op, _, _, _ in cases:
+        if isinstance(out.get(op), str):
+            log("  " + out[op])
+        else:
+            fails.append("%s: %s" % (op, out.get(op)))
+    check(not fails, "\n".join(fails))
+    resources_back(base, "the stopped clients")
+
+
+def sigint_case(binary, _srv):
+    """[2c] SIGINT to the server while a verbs test runs: the client is
+    told of the shutdown at once and exits 1 with a valid document naming
+    it; the server exits."""
+    base = rdma_counts()
+    srv = RobustServer(binary).start()
+    p = None
+    outf = tempfile.TemporaryFile(mode="w+")  # no pipe to fill meanwhile
+    errf = tempfile.TemporaryFile(mode="w+")
+
+    def output():
+        outf.seek(0)
+        errf.seek(0)
+        return outf.read(), errf.read()
+    try:
+        p = subprocess.Popen([binary, "-c", "-a", ADDR, "-p", str(srv.port),
+                              "-x", "rdma", "-o", "write", "-S", "4096", "-q",
+                              "8", "-t", "30", "--json"] + FEW,
+                             stdin=subprocess.DEVNULL, stdout=outf,
+                             stderr=errf)
+        up = wait_until(lambda: rdma_counts()["rxe0"]["qp"] >=
+                        base["rxe0"]["qp"] + 2, 60, every=0.2)
+        check(up is not None, "no QPs for the -t 30 test within 60 s")
+        time.sleep(2.0)  # into the throughput phase
+        check(p.poll() is None, lambda: "the -t 30 client ended early: %r" %
+              (output(),))
+        t0 = time.monotonic()
+        srv.proc.send_signal(signal.SIGINT)
+        ends = {}  # when each process exited, watched together
+        while len(ends) < 2 and time.monotonic() - t0 < 35:
+            for who, proc in (("client", p), ("server", srv.proc)):
+                if who not in ends and proc.poll() is not None:
+                    ends[who] = time.monotonic() - t0
+            time.sleep(0.02)
+        srv_rc, srv_s = srv.proc.poll(), ends.get("server")
+        if "client" not in ends:  # past the -t 30 phase's end
+            p.kill()
+            p.wait()
+            out, err = output()
+            raise TestFailure("the client still ran 35 s after the server's "
+                              "SIGINT (the server exited %r after %s); client "
+                              "stdout: %s; stderr: %s; server log: %s" %
+                              (srv_rc, srv_s, out[-600:], err[-600:],
+                               srv.log_since(0)))
+        out, err = output()
+        client_s = ends["client"]
+        log("  SIGINT 2.0 s after the QPs came up: the client exited %d "
+            "after %.2f s; the server exited %r after %s; client "
+            "stderr: %s" % (p.returncode, client_s, srv_rc,
+                            "%.2f s" % srv_s if srv_s is not None else
+                            "35 s+", err.strip()[-300:] or "(empty)"))
+        try:
+            doc = json.loads(out)
+        except ValueError as e:
+            raise TestFailure("the client (exit %d after %.2f s) printed no "
+                              "JSON document (%s): %s %s" %
+                              (p.returncode, client_s, e, out[-800:],
+                               err[-800:]))
+        e2elib.check_doc(doc, out[-1000:])
+        errs = json.dumps([doc["error"]] + [x.get("error") for x in
+                                            doc["results"]])
+        log("  its error: %s" % json.dumps(doc["error"]))
+        fails = []
+        if client_s > SIGINT_BOUND_S:
+            fails.append("the client ended %.2f s after the server's SIGINT, "
+                         "want within %.1f s (the server exited after %s)" %
+                         (client_s, SIGINT_BOUND_S, "%.2f s" % srv_s
+                          if srv_s is not None else "35 s+"))
+        if p.returncode != 1:
+            fails.append("the client exited %d, want 1" % p.returncode)
+        if doc["error"] is None or "shut" not in errs.lower():
+            fails.append("the client's errors do not name the shutdown: %s"
+                         % errs)
+        if srv_s is None or srv_s > 10:
+            fails.append("the server exited %s after SIGINT, want within "
+                         "10 s" % ("%.2f s" % srv_s if srv_s is not None
+                                    else "not 35 s"))
+        check(not fails, lambda: "; ".join(fails) + "; server log: " +
+              srv.log_since(0))
+        resources_back(base, "the server's SIGINT")
+    finally:
+        if p is not None and p.poll() is None:
+            p.kill()
+            p.wait()
+        srv.stop()
+        for f in (outf, errf, srv.errfile):
+            if f:
+                f.close()
+
+
+def memory_case(binary, _srv):
+    """[2d] 1 MiB x depth 32 (32 MiB) against --max-memory 16M on rdma:
+    refused naming the limit; then an 8 MiB test on the same server."""
+    base = rdma_counts()
+    with RobustServer(binary, ["--quiet", "--max-memory", "16M"]) as srv:
+        r = verbs_client(srv, ["-x", "rdma", "-o", "write", "-S", "1M", "-q",
+                               "32", "-C", "20", "--json"] + FEW)
+        check(r.rc == 1, lambda: "32 MiB over --max-memory 16M: want exit "
+              "1:\n" + r.describe())
+        doc = r.json()
+        errs = json.dumps([doc["error"]] + [x.get("error") for x in
+                                            doc["results"]])
+        check("max-memory" in errs and "16" in errs, "the refusal does not "
+              "name --max-memory 16M: %s" % errs)
+        refused = r.seconds
+        took, _ = verbs_ok(srv, ["-x", "rdma", "-o", "write", "-S", "1M",
+                                 "-q", "8", "-C", "16", "--warmup", "2",
+                                 "--lat-iterations", "4"],
+                           "8 MiB under --max-memory 16M")
+        resources_back(base, "the refusal")
+    log("  refused in %.2f s (client exit 1): %s; then 1 MiB x 8 passed "
+        "in %.1f s" % (refused, json.dumps(doc["error"]), took))
+
+
+def robust(binary):
+    """RP_ROBUST_ONLY=resources,killed,stopped,sigint,memory: only those."""
+    tests = [("resources", "resources after many short tests",
+              resources_case),
+             ("killed", "client SIGKILLed mid-test", killed_case),
+             ("stopped", "client SIGSTOPped mid-test (write, send)",
+              stopped_case),
+             ("sigint", "SIGINT to the server mid-test", sigint_case),
+             ("memory", "a spec over --max-memory", memory_case)]
+    only_these = os.environ.get("RP_ROBUST_ONLY")
+    return [(name, fn) for key, name, fn in tests
+            if not only_these or key in only_these.split(",")]
+
 GROUPS = {"verbs_ops": verbs_ops, "verbs_sizes": verbs_sizes,
-          "transports": transports, "streams": streams}
+          "transports": transports, "streams": streams, "robust": robust}
 
 
 def main():
