@@ -3,6 +3,7 @@
 #ifndef RP_CORE_JSON_H
 #define RP_CORE_JSON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
@@ -26,5 +27,19 @@ uint64_t rp_json_u64_or(const cJSON *obj, const char *key, uint64_t def);
 
 /** rp_json_double_or - the number member @key of @obj, or @def. */
 double rp_json_double_or(const cJSON *obj, const char *key, double def);
+
+/**
+ * rp_json_text_has_nul - whether the JSON text @buf of @len bytes holds a
+ * NUL in a string, raw or escaped (\u0000): C would see the string end
+ * there ("tcp\u0000x" reads as "tcp"), so no message may carry one.
+ */
+bool rp_json_text_has_nul(const char *buf, size_t len);
+
+/**
+ * rp_json_has_duplicate_key - whether an object anywhere in @o has a key
+ * twice: which value counts would be cJSON's choice (the first), not the
+ * sender's. O(n log n) per object.
+ */
+bool rp_json_has_duplicate_key(const cJSON *o);
 
 #endif

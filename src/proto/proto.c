@@ -119,68 +119,6 @@ static bool only_space(const char *p, const char *end)
 	return true;
 }
 
-/* A NUL inside a string, raw or escaped (\u0000): C sees the string end
- * there ("tcp\u0000x" would read as "tcp"), so no body may hold one. */
-static bool has_nul(const char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (!buf[i])
-			return true;
-		if (buf[i] == '\\' && i + 5 < len && buf[i + 1] == 'u' &&
-		    !memcmp(buf + i + 2, "0000", 4))
-			return true;
-		if (buf[i] == '\\')
-			i++; /* an escaped backslash is no escape's start */
-	}
-	return false;
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Two members of object @o with one key: sorted, they are neighbours
- * (O(n log n): a body may hold many thousand keys). */
-static bool keys_repeat(const cJSON *o)
-{
-	const cJSON *c;
-	const char **k;
-	size_t n = 0, i;
-	bool dup = false;
-
-	for (c = o->child; c; c = c->next)
-		n++;
-	if (n < 2)
-		return false;
-	k = malloc(n * sizeof(*k));
-	if (!k)
-		return true; /* no memory to tell: refuse */
-	for (c = o->child, i = 0; c; c = c->next)
-		k[i++] = c->string ? c->string : "";
-	qsort(k, n, sizeof(*k), key_cmp);
-	for (i = 1; i < n && !dup; i++)
-		dup = !strcmp(k[i - 1], k[i]);
-	free(k);
-	return dup;
-}
-
-/* The same key twice in an object, anywhere: which value counts would be
- * cJSON's choice (the first), not the sender's; refuse instead. */
-static bool has_duplicate(const cJSON *o)
-{
-	const cJSON *c;
-
-	if (cJSON_IsObject(o) && keys_repeat(o))
-		return true;
-	for (c = o ? o->child : NULL; c; c = c->next)
-		if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && has_duplicate(c))
-			return true;
-	return false;
-}
-
 int rp_proto_body_parse(const char *buf, size_t len, cJSON **out)
 {
 	const char *end = NULL;
@@ -193,13 +131,13 @@ int rp_proto_body_parse(const char *buf, size_t len, cJSON **out)
 		*out = cJSON_CreateObject();
 		return *out ? 0 : -ENOMEM;
 	}
-	if (has_nul(buf, len))
+	if (rp_json_text_has_nul(buf, len))
 		return -EBADMSG;
 	obj = cJSON_ParseWithLengthOpts(buf, len, &end, false);
 	if (!obj)
 		return -EBADMSG;
 	if (!cJSON_IsObject(obj) || !end || !only_space(end, buf + len) ||
-	    has_duplicate(obj)) {
+	    rp_json_has_duplicate_key(obj)) {
 		cJSON_Delete(obj);
 		return -EBADMSG;
 	}
