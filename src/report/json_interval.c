@@ -21,7 +21,8 @@ void rp_report_spectrum_json(const struct rp_spectrum *sp, cJSON *l)
 		if (!pt)
 			return;
 		cJSON_AddItemToArray(pt, cJSON_CreateNumber(sp->pct[i]));
-		cJSON_AddItemToArray(pt, cJSON_CreateNumber(sp->value[i] / 1e3));
+		cJSON_AddItemToArray(pt,
+				     cJSON_CreateNumber(sp->value[i] / 1e3));
 		cJSON_AddItemToArray(a, pt);
 	}
 }
@@ -52,7 +53,8 @@ cJSON *rp_report_interval_json(const struct rp_interval *iv)
 		return o;
 	a = cJSON_AddArrayToObject(o, "per_stream");
 	for (i = 0; a && i < iv->n_streams; i++)
-		cJSON_AddItemToArray(a, interval_stream_json(&iv->per_stream[i]));
+		cJSON_AddItemToArray(a,
+				     interval_stream_json(&iv->per_stream[i]));
 	return o;
 }
 
@@ -74,7 +76,8 @@ void rp_report_intervals_json(const struct rp_result *r, cJSON *o)
 	uint32_t i;
 
 	for (i = 0; a && r->intervals && i < r->n_intervals; i++)
-		cJSON_AddItemToArray(a, rp_report_interval_json(&r->intervals[i]));
+		cJSON_AddItemToArray(a,
+				     rp_report_interval_json(&r->intervals[i]));
 	rp_report_add_or_null(o, "interval_range", r->has_interval_range,
 			      range_json(r));
 }

@@ -300,6 +300,8 @@ class Server:
         self.errfile.seek(0)
         return self.errfile.read()
 
+    stop_grace = 5  # seconds between SIGTERM and SIGKILL in stop()
+
     def stop(self):
         """SIGTERM, then SIGKILL if it lingers. Returns the exit status."""
         rc = None
@@ -307,7 +309,7 @@ class Server:
             if self.proc.poll() is None:
                 self.proc.send_signal(signal.SIGTERM)
                 try:
-                    self.proc.wait(timeout=5)
+                    self.proc.wait(timeout=self.stop_grace)
                 except subprocess.TimeoutExpired:
                     self.proc.kill()
                     self.proc.wait()

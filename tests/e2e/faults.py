@@ -81,19 +81,7 @@ class FaultServer(Server):
     """A server whose stop() does not wait long on a wedged process: it is
     told SIGTERM, then killed after 2 s."""
 
-    def stop(self):
-        rc = None
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.send_signal(signal.SIGTERM)
-                try:
-                    self.proc.wait(timeout=2)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait()
-            rc = self.proc.returncode
-            self.proc = None
-        return rc
+    stop_grace = 2
 
 
 # ---- what every case checks ---------------------------------------------
