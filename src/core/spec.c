@@ -184,6 +184,13 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 		return rp_spec_errf(err, errlen,
 				    "wait %u out of range: accepted 0 to %d",
 				    (unsigned int)s->wait, RP_WAIT__COUNT - 1);
+	if (check_count("rate", s->rate, 0, RP_SPEC_MAX_RATE, " ops/s", err,
+			errlen) ||
+	    check_count("signal", s->signal, 0, s->queue_depth,
+			" (the queue depth)", err, errlen) ||
+	    check_count("post_list", s->post_list, 0, s->queue_depth,
+			" (the queue depth)", err, errlen))
+		return -EINVAL;
 	return 0;
 }
 

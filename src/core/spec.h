@@ -29,6 +29,7 @@ enum rp_op {
 #define RP_SPEC_NAME_LEN    16
 #define RP_SPEC_MAX_STREAMS 128 /* streams (-P) of one test, per direction */
 #define RP_SPEC_MAX_THREADS 64	/* threads (-T) on each side */
+#define RP_SPEC_MAX_RATE    4000000000ULL /* --rate: operations per second */
 
 /* How a side waits for completions: spinning, or asleep on an event (the
  * verbs completion channel, poll() on a socket). Both ends use the same. */
@@ -54,7 +55,27 @@ struct rp_spec {
 	uint32_t threads;	 /* threads per role on each side (-T) */
 	bool bidir;		 /* both ends initiate at once */
 	enum rp_wait wait;	 /* both ends */
+	/* Open loop (--rate): operations per second offered by all the
+	 * streams of one direction together, each stream on a fixed
+	 * schedule of its share; 0: closed loop (as fast as depth allows). */
+	uint64_t rate;
+	/* One signaled completion (verbs) or acknowledgement (streams) per
+	 * this many operations; 0 and 1: every one (rp_spec_signal). */
+	uint32_t signal;
+	/* Work requests per post call (verbs); 0: as many as there is room
+	 * for. */
+	uint32_t post_list;
 };
+
+/** rp_spec_signal - operations per signaled completion at the spec's
+ *  current depth: signal, at least 1, at most queue_depth (a window of
+ *  queue_depth operations then always holds a signaled one). */
+static inline uint32_t rp_spec_signal(const struct rp_spec *s)
+{
+	uint32_t n = s->signal ? s->signal : 1;
+
+	return n < s->queue_depth ? n : s->queue_depth;
+}
 
 /** rp_spec_defaults - fill @s with the defaults of a client without flags. */
 void rp_spec_defaults(struct rp_spec *s);

@@ -287,7 +287,10 @@ cJSON *rp_proto_spec_encode(const struct rp_spec *s)
 	    !cJSON_AddNumberToObject(o, "streams", s->streams) ||
 	    !cJSON_AddNumberToObject(o, "threads", s->threads) ||
 	    !cJSON_AddBoolToObject(o, "bidir", s->bidir) ||
-	    !cJSON_AddStringToObject(o, "wait", rp_wait_name(s->wait))) {
+	    !cJSON_AddStringToObject(o, "wait", rp_wait_name(s->wait)) ||
+	    !cJSON_AddNumberToObject(o, "rate", (double)s->rate) ||
+	    !cJSON_AddNumberToObject(o, "signal", s->signal) ||
+	    !cJSON_AddNumberToObject(o, "post_list", s->post_list)) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -455,14 +458,21 @@ static int get_u32_or(const cJSON *obj, const char *key, uint32_t dflt,
 	return 0;
 }
 
-/* Fields of protocol 1.1: streams, threads, bidir, wait. */
+/* Fields of protocol 1.1: streams, threads, bidir, wait; rate, signal,
+ * post_list (0 when absent: a client that predates them). */
 static int get_run_fields(const cJSON *obj, struct rp_spec *s, char *err,
 			  size_t errlen)
 {
 	const char *wait = "busy";
 
 	if (get_u32_or(obj, "streams", 1, &s->streams, err, errlen) ||
-	    get_u32_or(obj, "threads", 1, &s->threads, err, errlen))
+	    get_u32_or(obj, "threads", 1, &s->threads, err, errlen) ||
+	    get_u32_or(obj, "signal", 0, &s->signal, err, errlen) ||
+	    get_u32_or(obj, "post_list", 0, &s->post_list, err, errlen))
+		return -EINVAL;
+	s->rate = 0;
+	if (cJSON_GetObjectItemCaseSensitive(obj, "rate") &&
+	    get_u64(obj, "rate", &s->rate, err, errlen))
 		return -EINVAL;
 	if (cJSON_GetObjectItemCaseSensitive(obj, "bidir") &&
 	    get_bool(obj, "bidir", &s->bidir, err, errlen))

@@ -62,10 +62,16 @@ struct bw_state {
 	struct rp_engine_stream *es;
 	uint64_t *post_ns; /* post time of op seq, at seq % depth */
 	uint32_t depth;
+	uint32_t signal; /* operations per signaled completion */
 	uint64_t target; /* operations to complete; UINT64_MAX: until end */
 	uint64_t posted;
 	uint64_t done;
 	uint64_t last_progress_ns;
+	bool ending; /* no more posts beyond target */
+	/* open loop (--rate): op k's intended start is t0 + k * period */
+	double period; /* ns; 0: closed loop */
+	uint64_t t0;
+	uint64_t blocked; /* ops below this were due while the queue was full */
 };
 
 /* The streams of one engine and the phase's limits. */
@@ -78,9 +84,19 @@ struct bw_run {
 	struct pollfd *pfd; /* --wait event: one per stream */
 };
 
+double rp_engine_period_ns(uint64_t rate, unsigned int streams)
+{
+	return rate ? (double)streams * 1e9 / (double)rate : 0;
+}
+
 static uint64_t stall_ns(const struct rp_engine_opts *o)
 {
 	return o->stall_ns ? o->stall_ns : RP_STALL_TIMEOUT_NS;
+}
+
+static uint64_t now_ns(const struct rp_engine_opts *o)
+{
+	return o->clock ? o->clock() : rp_clock_ns();
 }
 
 static bool interrupted(const struct rp_engine_opts *o)
@@ -88,19 +104,69 @@ static bool interrupted(const struct rp_engine_opts *o)
 	return o->intr && atomic_load_explicit(o->intr, memory_order_relaxed);
 }
 
+/* Open loop: how many operations are due by @now. */
+static uint64_t sched_due(const struct bw_state *b, uint64_t now)
+{
+	uint64_t due;
+
+	if (now < b->t0)
+		return 0;
+	due = (uint64_t)((double)(now - b->t0) / b->period) + 1;
+	return due < b->target ? due : b->target;
+}
+
+static uint64_t sched_at(const struct bw_state *b, uint64_t seq)
+{
+	return b->t0 + (uint64_t)((double)seq * b->period);
+}
+
+/* Open loop: of the operations the queue has room for (up to @end), those
+ * due; count the ones that had to wait for room. */
+static uint64_t sched_limit(struct bw_state *b, uint64_t end, uint64_t now)
+{
+	struct rp_phase_out *out = &b->es->out;
+	uint64_t due = sched_due(b, now);
+
+	if (b->blocked > b->posted)
+		out->backlogged +=
+			(b->blocked < end ? b->blocked : end) - b->posted;
+	if (due <= end)
+		return due;
+	if (due - end > out->max_backlog)
+		out->max_backlog = due - end;
+	b->blocked = due;
+	return end;
+}
+
 static int bw_post(struct bw_state *b, uint64_t now)
 {
-	uint64_t room = b->depth - (b->posted - b->done);
-	uint64_t i;
+	uint64_t end = b->done + b->depth, i, room;
 
-	if (room > b->target - b->posted)
-		room = b->target - b->posted;
-	if (!room)
+	if (end > b->target)
+		end = b->target;
+	if (b->period)
+		end = sched_limit(b, end, now);
+	if (end <= b->posted)
 		return 0;
-	for (i = 0; i < room; i++)
-		b->post_ns[(b->posted + i) % b->depth] = now;
-	b->posted += room;
-	return b->es->s->ops->post(b->es->s, b->posted - room, (uint32_t)room);
+	room = end - b->posted;
+	for (i = b->posted; i < end; i++)
+		b->post_ns[i % b->depth] = now;
+	b->posted = end;
+	/* the last of a batch is signaled when no post may follow it soon:
+	 * the phase's last operations, and every batch of the open loop */
+	return b->es->s->ops->post(b->es->s, end - room, (uint32_t)room,
+				   b->period || end == b->target);
+}
+
+/* Open loop: each of the @n just completed from its intended start. */
+static void bw_correct(struct bw_state *b, int n, uint64_t now)
+{
+	uint64_t seq = b->done - (uint64_t)n, at;
+
+	for (; seq < b->done; seq++) {
+		at = sched_at(b, seq);
+		rp_hist_record(b->es->corr, now > at ? now - at : 0);
+	}
 }
 
 static void bw_complete(struct bw_state *b, int n, uint64_t now)
@@ -117,15 +183,32 @@ static void bw_complete(struct bw_state *b, int n, uint64_t now)
 		if (t)
 			rp_ticker_record(t, ns);
 	}
+	if (b->period && b->es->corr)
+		bw_correct(b, n, now);
 	b->last_progress_ns = now;
 	b->es->out.last_done_ns = now;
 }
 
-/* Time mode, or interrupted: post no more, let what is in flight finish. */
+/* Time mode over, or interrupted: post no more (the open loop counts what
+ * was due and never went out), let what is in flight finish. The closed
+ * loop first completes its run of unsignaled operations (--signal). */
 static void bw_maybe_end(struct bw_run *r, struct bw_state *b, uint64_t now)
 {
-	if ((r->end_ns && now >= r->end_ns) || interrupted(r->o))
+	uint64_t last;
+
+	if (b->ending ||
+	    !((r->end_ns && now >= r->end_ns) || interrupted(r->o)))
+		return;
+	b->ending = true;
+	if (b->period) {
+		last = sched_due(b, r->end_ns && r->end_ns < now ? r->end_ns
+								 : now);
+		b->es->out.unsent = last > b->posted ? last - b->posted : 0;
 		b->target = b->posted;
+		return;
+	}
+	last = (b->posted + b->signal - 1) / b->signal * b->signal;
+	b->target = last < b->target ? last : b->target;
 }
 
 /* One turn on one stream: post what fits, reap what completed. Return:
@@ -140,11 +223,13 @@ static int bw_turn(struct bw_run *r, struct bw_state *b, uint64_t *now)
 	n = s->ops->poll(s);
 	if (n < 0)
 		return n;
-	*now = rp_clock_ns();
+	*now = now_ns(r->o);
 	if (b->es->tick)
 		rp_ticker_tick(b->es->tick, *now);
 	if (n > 0)
 		bw_complete(b, n, *now);
+	else if (b->posted == b->done) /* the open loop's idle time */
+		b->last_progress_ns = *now;
 	else if (*now - b->last_progress_ns > stall_ns(r->o))
 		return rp_stream_fail(s, -ETIMEDOUT,
 				      "no operation completed for %.3g s",
@@ -155,16 +240,37 @@ static int bw_turn(struct bw_run *r, struct bw_state *b, uint64_t *now)
 	return n;
 }
 
+/* When the engine must be awake again: the phase's end, the next intended
+ * start of an open loop, at most 100 ms from @now. */
+static uint64_t bw_wake(const struct bw_run *r, uint64_t now)
+{
+	uint64_t wake = now + 100 * RP_NS_PER_MS, at;
+	unsigned int i;
+
+	if (r->end_ns && r->end_ns < wake)
+		wake = r->end_ns > now ? r->end_ns : now;
+	for (i = 0; r->b[0].period && i < r->n; i++) {
+		if (r->b[i].posted >= r->b[i].target)
+			continue;
+		at = sched_at(&r->b[i], r->b[i].posted);
+		wake = at < wake ? (at > now ? at : now) : wake;
+	}
+	return wake;
+}
+
 /* --wait event, nothing moved: arm every stream still going, then sleep
- * until one has progress, the phase's end or a stall check is due. */
+ * until one has progress, the phase's end, the next intended start or a
+ * stall check is due (under a millisecond away: spin instead). */
 static int bw_sleep(struct bw_run *r, uint64_t now)
 {
 	const struct rp_xport_ops *ops = r->b[0].es->s->ops;
-	uint64_t wake = now + 100 * RP_NS_PER_MS;
+	int ms = (int)((bw_wake(r, now) - now) / RP_NS_PER_MS);
 	nfds_t k = 0;
 	unsigned int i;
 	int ret;
 
+	if (!ms)
+		return 0;
 	for (i = 0; i < r->n; i++) {
 		struct bw_state *b = &r->b[i];
 
@@ -175,11 +281,7 @@ static int bw_sleep(struct bw_run *r, uint64_t now)
 			return ret < 0 ? ret : 0; /* 1: poll again first */
 		k++;
 	}
-	if (r->end_ns && r->end_ns > now && r->end_ns < wake)
-		wake = r->end_ns;
-	ret = (ops->wait_poll ? ops->wait_poll : poll)(
-		r->pfd, k,
-		(int)((wake - now + RP_NS_PER_MS - 1) / RP_NS_PER_MS));
+	ret = (ops->wait_poll ? ops->wait_poll : poll)(r->pfd, k, ms);
 	return ret < 0 && errno != EINTR ? -errno : 0;
 }
 
@@ -211,7 +313,7 @@ static int bw_loop(struct bw_run *r, uint64_t now)
 						      "waiting for completions:"
 						      " %s",
 						      strerror(-n));
-			now = rp_clock_ns();
+			now = now_ns(r->o);
 		}
 	}
 	return 0;
@@ -228,8 +330,11 @@ static int bw_init(struct bw_run *r, struct rp_engine_stream *es,
 
 		b->es = &es[i];
 		b->depth = es[i].s->spec.queue_depth;
+		b->signal = rp_spec_signal(&es[i].s->spec);
 		b->target = o->iterations ? o->iterations : UINT64_MAX;
 		b->last_progress_ns = now;
+		b->period = o->period_ns;
+		b->t0 = now + (uint64_t)(o->period_ns * i / n); /* staggered */
 		b->post_ns = calloc(b->depth, sizeof(*b->post_ns));
 		if (!b->post_ns)
 			return -ENOMEM;
@@ -246,7 +351,7 @@ int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
 			const struct rp_engine_opts *o)
 {
 	struct bw_run r = { .n = n, .o = o };
-	uint64_t now = rp_clock_ns();
+	uint64_t now = now_ns(o);
 	unsigned int i;
 	int err = -ENOMEM;
 
@@ -256,8 +361,8 @@ int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
 	if (r.b && r.pfd)
 		err = bw_init(&r, es, n, now);
 	if (!err)
-		err = bw_loop(&r, rp_clock_ns());
-	now = rp_clock_ns();
+		err = bw_loop(&r, now_ns(o));
+	now = now_ns(o);
 	for (i = 0; i < n; i++)
 		if (es[i].tick)
 			rp_ticker_finish(es[i].tick, now);

@@ -262,6 +262,10 @@ struct rp_phase_out {
 	uint64_t messages;
 	uint64_t first_post_ns;
 	uint64_t last_done_ns;
+	/* Open loop (--rate) only: */
+	uint64_t backlogged;  /* ops due while the queue was full */
+	uint64_t max_backlog; /* most ops due and not yet posted at once */
+	uint64_t unsent;      /* due before the phase's end, never posted */
 };
 
 /** One stream an engine drives, and where its figures go. */
@@ -269,6 +273,9 @@ struct rp_engine_stream {
 	struct rp_stream *s;
 	struct rp_hist *hist;	/* one record per operation; may be NULL */
 	struct rp_ticker *tick; /* -i: intervals (run/ticker.h); or NULL */
+	/* --rate: each operation from its intended start on the schedule
+	 * to its completion (coordinated omission corrected); or NULL */
+	struct rp_hist *corr;
 	struct rp_phase_out out;
 };
 
@@ -283,13 +290,26 @@ struct rp_engine_opts {
 	const atomic_int *intr;	 /* set: post no more, let the rest finish */
 	const atomic_int *abort; /* set: the peer ended the phase: stop at
 				  * once (-ECONNABORTED), nothing to wait for */
+	/* --rate: each stream's interval between intended starts, in ns
+	 * (rp_engine_period_ns); 0: closed loop */
+	double period_ns;
+	/* the clock; NULL: rp_clock_ns (tests script time with their own) */
+	uint64_t (*clock)(void);
 };
+
+/** rp_engine_period_ns - the interval of each of @streams streams that
+ *  offer @rate operations per second together; 0 for rate 0. */
+double rp_engine_period_ns(uint64_t rate, unsigned int streams);
 
 /**
  * rp_engine_bandwidth - keep up to queue_depth operations posted on each of
  * the @n streams of @es (one transport, all initiators) until each
  * completed @o->iterations, or for @o->duration_ns; record each one's
- * completion latency in its stream's hist. Under --wait event it sleeps
+ * completion latency in its stream's hist. Open loop (@o->period_ns):
+ * stream i of the @n posts operation k at t0 + (i / n + k) * period
+ * (staggered), or as soon after as its queue has room; each operation's
+ * latency from that intended start goes to es[i].corr (wrk2's correction
+ * of coordinated omission), its post-to-completion one to hist. Under --wait event it sleeps
  * in poll(2) over the streams' arm() descriptors when nothing moved.
  * Return: 0, -ETIMEDOUT when a stream saw nothing complete for the stall
  * time, or the transport's -errno (its reason in that stream's err).

@@ -192,8 +192,13 @@ struct rp_xport_ops {
 	 *  (rp_clock_ns time). */
 	int (*ping)(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
 	/** Initiator: post @count operations numbered @seq.. (fewer than the
-	 *  queue depth are in flight: the engine guarantees it). */
-	int (*post)(struct rp_stream *s, uint64_t seq, uint32_t count);
+	 *  queue depth are in flight: the engine guarantees it). Operation
+	 *  k completes (is signaled, or acknowledged) at the latest with the
+	 *  next one where (k + 1) % rp_spec_signal(spec) == 0, and, when
+	 *  @last, with seq + count - 1: nothing may follow it soon. poll()
+	 *  counts every operation a completion covers. */
+	int (*post)(struct rp_stream *s, uint64_t seq, uint32_t count,
+		    bool last);
 	/** Initiator: make progress, never sleeping; return how many
 	 *  operations completed, in posting order, since the last call (0 if
 	 *  none), or -errno. Under --wait event it also takes the events

@@ -200,7 +200,7 @@ static void initiate(struct rp_stream *s, uint32_t depth)
 
 	for (;;) {
 		room = depth - (uint32_t)(posted - done);
-		if (room && rp_sock_post(s, posted, room) < 0)
+		if (room && rp_sock_post(s, posted, room, false) < 0)
 			return;
 		posted += room;
 		n = rp_sock_poll(s);

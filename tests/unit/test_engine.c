@@ -133,12 +133,14 @@ static void fake_interrupt(struct fake_stream *f, uint64_t done)
 	f->posted_at_intr = f->posted;
 }
 
-static int fake_post(struct rp_stream *s, uint64_t seq, uint32_t count)
+static int fake_post(struct rp_stream *s, uint64_t seq, uint32_t count,
+		     bool last)
 {
 	struct fake_stream *f = fake_of(s);
 	uint32_t depth = s->spec.queue_depth;
 	int err = fake_enter(f, "post", true);
 
+	(void)last;
 	f->post_calls++;
 	if (err)
 		return err;

@@ -417,7 +417,7 @@ static uint64_t flow_turn(struct flow *f, uint32_t batch)
 		room = batch;
 	if (room) {
 		assert_int_equal(
-			tcp->post(f->s, f->seq0 + f->posted, (uint32_t)room),
+			tcp->post(f->s, f->seq0 + f->posted, (uint32_t)room, true),
 			0);
 		f->posted += room;
 	}
@@ -1070,7 +1070,7 @@ static void test_set_point_rejects(void **state)
 	expect_bad_point(p.ini, 0, 4);
 	expect_bad_point(p.rsp, 64, 0);
 	rp_err_clear(&p.ini->err);
-	assert_int_equal(tcp->post(p.ini, 0, 1), 0);
+	assert_int_equal(tcp->post(p.ini, 0, 1, true), 0);
 	assert_int_equal(tcp->set_point(p.ini, 32, 2), -EBUSY);
 	assert_non_null(strstr(p.ini->err.msg, "not completed"));
 	pair_close(&p);
@@ -1148,7 +1148,7 @@ static void one_asleep(struct rp_stream *s, uint64_t seq)
 	struct flow f = flow_of(s, seq, 1);
 	int sleeps = 0, n;
 
-	assert_int_equal(tcp->post(s, seq, 1), 0);
+	assert_int_equal(tcp->post(s, seq, 1, true), 0);
 	f.posted = 1;
 	while ((n = tcp->poll(s)) == 0) {
 		assert_true(flows_sleep(&f, 1) > 0); /* woken, not timed out */

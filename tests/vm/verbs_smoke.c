@@ -267,7 +267,8 @@ static int run_bw(struct rp_stream *s, uint64_t n, uint32_t depth, double *secs)
 		if (room > n - posted)
 			room = n - posted;
 		if (room) {
-			ret = xp->post(s, posted, (uint32_t)room);
+			ret = xp->post(s, posted, (uint32_t)room,
+				       posted + room == n);
 			if (ret < 0)
 				return ret;
 			posted += room;

@@ -17,11 +17,15 @@ static bool sock_is_event(const struct sock_stream *s)
 	return s->base.spec.wait == RP_WAIT_EVENT;
 }
 
-int rp_sock_post(struct rp_stream *base, uint64_t seq, uint32_t count)
+/* The responder acknowledges on its own (--signal: serve.c), @last needs
+ * nothing here. */
+int rp_sock_post(struct rp_stream *base, uint64_t seq, uint32_t count,
+		 bool last)
 {
 	struct sock_stream *s = sock_stream(base);
 
 	(void)seq;
+	(void)last;
 	if (sock_is_read(s)) {
 		s->ctx.want += count;
 		return rp_sock_ctr_push(s);
@@ -140,7 +144,7 @@ int rp_sock_ping(struct rp_stream *base, uint64_t seq, uint64_t deadline_ns)
 
 	if (!sock_is_read(s))
 		return ping_echo(s, deadline_ns);
-	n = rp_sock_post(base, seq, 1);
+	n = rp_sock_post(base, seq, 1, true);
 	while (n == 0) {
 		n = rp_sock_poll(base);
 		if (n)

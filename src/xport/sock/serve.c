@@ -70,8 +70,13 @@ static int serve_sink_step(struct sock_stream *s, bool echo)
 	if (echo) {
 		err = echo_push(s);
 	} else {
+		/* --signal N: one acknowledgement per N messages, and one for
+		 * everything as soon as the input runs dry (nothing more to
+		 * cover: the sender's last messages never wait) */
 		s->echo_bytes = s->rx_bytes;
-		s->ctx.want = s->completed;
+		if (!moved || s->completed - s->ctx.want >=
+				      rp_spec_signal(&s->base.spec))
+			s->ctx.want = s->completed;
 		err = rp_sock_ctr_push(s);
 	}
 	return err ? err : moved;

@@ -174,7 +174,7 @@ int rp_sock_serve(struct rp_stream *const *s, unsigned int n,
 		  enum rp_phase phase, const atomic_int *stop,
 		  struct rp_side_stats *st);
 int rp_sock_ping(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
-int rp_sock_post(struct rp_stream *s, uint64_t seq, uint32_t count);
+int rp_sock_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last);
 int rp_sock_poll(struct rp_stream *s);
 int rp_sock_arm(struct rp_stream *s, int *fd, short *events);
 uint64_t rp_sock_verify_errors(struct rp_stream *s);

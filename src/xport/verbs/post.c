@@ -70,25 +70,51 @@ int rv_post_send(struct rv_stream *s, struct ibv_send_wr *w)
 	return ret ? rv_call_failed(s, "ibv_post_send", ret) : 0;
 }
 
-int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count)
+/* --signal: operation @seq is signaled at every rp_spec_signal()-th and,
+ * when @last, at the end of the batch; the rest complete with the next
+ * signaled one. */
+static void rv_signal(struct ibv_send_wr *w, bool on)
+{
+	if (on)
+		w->send_flags |= IBV_SEND_SIGNALED;
+	else
+		w->send_flags &= ~(unsigned int)IBV_SEND_SIGNALED;
+}
+
+/* Post the @count operations from @seq as chains of at most --post-list
+ * work requests (all of them in one call by default). */
+int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count, bool last)
 {
 	struct rv_stream *s = rv_of(bs);
-	struct ibv_send_wr *first, *prev;
-	uint32_t i;
+	uint32_t sig = rp_spec_signal(&bs->spec), pl = bs->spec.post_list;
+	struct ibv_send_wr *first = NULL, *prev = NULL, *w;
+	uint32_t i, chain = 0;
+	int err;
 
-	if (!count)
-		return 0;
 	if (count > s->depth)
 		return rp_stream_fail(bs, -EINVAL,
 				      "%u operations posted at queue depth %u",
 				      count, s->depth);
-	first = prev = rv_prep(s, (uint32_t)(seq % s->depth), seq);
-	for (i = 1; i < count; i++) {
-		prev->next =
-			rv_prep(s, (uint32_t)((seq + i) % s->depth), seq + i);
-		prev = prev->next;
+	if (!seq)
+		s->reaped = 0; /* a phase's first operation */
+	for (i = 0; i < count; i++) {
+		w = rv_prep(s, (uint32_t)((seq + i) % s->depth), seq + i);
+		rv_signal(w,
+			  (seq + i + 1) % sig == 0 || (last && i + 1 == count));
+		if (prev)
+			prev->next = w;
+		else
+			first = w;
+		prev = w;
+		if (++chain == pl || i + 1 == count) {
+			err = rv_post_send(s, first);
+			if (err)
+				return err;
+			first = prev = NULL;
+			chain = 0;
+		}
 	}
-	return rv_post_send(s, first);
+	return 0;
 }
 
 /* Under --wait event, first take the event of the send CQ that arm()
@@ -97,6 +123,7 @@ int rv_poll(struct rp_stream *bs)
 {
 	struct rv_stream *s = rv_of(bs);
 	struct ibv_wc wc[RV_BATCH];
+	uint64_t done;
 	int n, i;
 
 	if (s->armed & RV_ARMED_SEND) {
@@ -107,10 +134,13 @@ int rv_poll(struct rp_stream *bs)
 	n = ibv_poll_cq(s->scq, RV_BATCH, wc);
 	if (n < 0)
 		return rv_cq_failed(s);
+	done = s->reaped;
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return rv_wc_failed(s, &wc[i]);
-		s->op->check_done(s, (uint32_t)(wc[i].wr_id % s->depth));
+		/* a completion covers the unsignaled ones before it */
+		for (; s->reaped <= wc[i].wr_id; s->reaped++)
+			s->op->check_done(s, (uint32_t)(s->reaped % s->depth));
 	}
-	return n;
+	return (int)(s->reaped - done);
 }

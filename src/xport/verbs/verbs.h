@@ -145,6 +145,7 @@ struct rv_stream {
 	uint8_t marker; /* write latency: marker of the last ping (initiator),
 			 * the last one seen (responder) */
 	uint32_t ping_unsig; /* pings posted unsignaled since a signaled one */
+	uint64_t reaped;     /* initiator: operations of the phase completed */
 	uint64_t verify_errors;
 };
 
@@ -300,7 +301,7 @@ void rv_prep_nothing(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
 		     uint64_t seq);
 void rv_prep_cmp_swap(struct rv_stream *s, struct ibv_send_wr *w, uint32_t slot,
 		      uint64_t seq);
-int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count);
+int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count, bool last);
 int rv_poll(struct rp_stream *bs);
 int rv_post_send(struct rv_stream *s, struct ibv_send_wr *w);
 
