@@ -173,7 +173,7 @@ static void not_run(struct rp_result *r, const char *transport)
 /* Every transport, each over the whole sweep: results transport-major. */
 static int run_client(struct rp_config *cfg)
 {
-	size_t points = cfg->n_sizes * cfg->n_depths;
+	size_t points = rp_config_points(cfg);
 	size_t i, k, n = cfg->n_transports * points;
 	struct rp_result *res = calloc(n, sizeof(*res));
 	struct rp_live live;

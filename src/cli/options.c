@@ -336,7 +336,11 @@ enum {
 	O_MAX_SIZE,
 	O_MAX_TIME,
 	O_ALLOW,
-	O_AUTH_KEY
+	O_AUTH_KEY,
+	O_RATE,
+	O_LOAD_CURVE,
+	O_SIGNAL,
+	O_POST_LIST
 };
 
 static const struct opt opts[] = {
@@ -370,6 +374,14 @@ static const struct opt opts[] = {
 	  "operations per stream and point (default: below)" },
 	{ "time", 't', 1, o_time, "SECONDS",
 	  "run the throughput phase this long instead of -C" },
+	{ "rate", O_RATE, 1, rp_cli_o_rate, "RATE",
+	  "open loop: offer RATE ops/s (200k) or bits/s (20G), a list" },
+	{ "load-curve", O_LOAD_CURVE, 1, rp_cli_o_load_curve, "N",
+	  "peak, then N open-loop points to it" },
+	{ "signal", O_SIGNAL, 1, rp_cli_o_signal, "N",
+	  "one completion/ack per N operations" },
+	{ "post-list", O_POST_LIST, 1, rp_cli_o_post_list, "N",
+	  "rdma: N work requests per post call" },
 	{ "warmup", O_WARMUP, 1, o_warmup, "N",
 	  "warm-up operations, not counted (default 1000)" },
 	{ "lat-iterations", O_LAT_ITERS, 1, o_lat_iters, "N",

@@ -53,6 +53,13 @@ int rp_cli_o_max_streams(struct parse *p, const char *arg);
 int rp_cli_o_max_size(struct parse *p, const char *arg);
 int rp_cli_o_max_time(struct parse *p, const char *arg);
 
+/* load_opts.c: the offered load and batching, and their rules */
+int rp_cli_o_rate(struct parse *p, const char *arg);
+int rp_cli_o_load_curve(struct parse *p, const char *arg);
+int rp_cli_o_signal(struct parse *p, const char *arg);
+int rp_cli_o_post_list(struct parse *p, const char *arg);
+int rp_cli_finish_load(struct parse *p);
+
 /* access.c: --allow (server) and --auth-key (both sides) */
 int rp_cli_o_allow(struct parse *p, const char *arg);
 int rp_cli_o_auth_key(struct parse *p, const char *arg);

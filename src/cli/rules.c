@@ -70,8 +70,8 @@ static int finish_sweep(struct parse *p)
 		c->sizes[0] = 8;
 	s->size_bytes = rp_sweep_max_u64(c->sizes, c->n_sizes);
 	s->queue_depth = rp_sweep_max_u32(c->depths, c->n_depths);
-	c->iterations_defaulted =
-		!p->set_iters && !p->set_time && c->n_sizes * c->n_depths > 1;
+	c->iterations_defaulted = !p->set_iters && !p->set_time &&
+				  (c->n_sizes * c->n_depths > 1 || c->n_rates);
 	if (s->threads > s->streams)
 		return rp_cli_bad(
 			p,
@@ -102,7 +102,7 @@ static int finish_spec(struct parse *p)
 		return rp_cli_bad(
 			p, "--no-latency and --no-bandwidth together leave "
 			   "nothing to measure");
-	if (finish_sweep(p))
+	if (rp_cli_finish_load(p) || finish_sweep(p))
 		return -EINVAL;
 	if (!p->cfg->n_transports) {
 		p->cfg->transport_defaulted = true;

@@ -80,6 +80,8 @@ cJSON *rp_report_config_json(const struct rp_config *cfg)
 	cJSON_AddNumberToObject(c, "threads", sp->threads ? sp->threads : 1);
 	cJSON_AddBoolToObject(c, "bidir", sp->bidir);
 	cJSON_AddStringToObject(c, "wait", rp_wait_name(sp->wait));
+	rp_report_batching(c, sp);
+	rp_report_rates_json(cfg, c);
 	rp_report_num(c, "interval_s", cfg->interval_s);
 	return c;
 }
@@ -164,6 +166,9 @@ static void point_json(const struct rp_result *r, cJSON *o)
 	cJSON_AddNumberToObject(o, "threads", sp->threads ? sp->threads : 1);
 	cJSON_AddStringToObject(o, "wait", rp_wait_name(sp->wait));
 	cJSON_AddBoolToObject(o, "bidir", sp->bidir);
+	rp_report_batching(o, sp);
+	if (sp->rate)
+		cJSON_AddNumberToObject(o, "rate", (double)sp->rate);
 	cJSON_AddBoolToObject(o, "ok", !r->failed);
 }
 
@@ -206,6 +211,7 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 	rp_report_add_or_null(o, "latency", r->has_latency, loaded_json(r));
 	rp_report_add_or_null(o, "latency_unloaded", r->has_unloaded,
 			      unloaded_json(r));
+	rp_report_rate_add(r, o);
 	rp_report_streams_json(r, o);
 	rp_report_intervals_json(r, o);
 	cJSON_AddItemToObject(o, "directions", rp_report_directions_json(r));

@@ -113,6 +113,9 @@ void rp_load_point(const cJSON *o, struct rp_spec *sp)
 	sp->streams = (uint32_t)rp_load_u64(o, "streams", RP_SPEC_MAX_STREAMS);
 	sp->threads = (uint32_t)rp_load_u64(o, "threads", RP_SPEC_MAX_THREADS);
 	sp->bidir = rp_load_bool(o, "bidir");
+	sp->rate = rp_load_u64(o, "rate", RP_SPEC_MAX_RATE);
+	sp->signal = (uint32_t)rp_load_u64(o, "signal", RP_SPEC_MAX_DEPTH);
+	sp->post_list = (uint32_t)rp_load_u64(o, "post_list", RP_SPEC_MAX_DEPTH);
 }
 
 /* ---- the file ---------------------------------------------------------- */
@@ -309,6 +312,8 @@ static int config_read(const struct rp_loader *l, const cJSON *c,
 	err = transports_read(l, c, cfg);
 	if (!err)
 		err = lists_read(l, c, cfg);
+	if (!err)
+		err = rp_load_rates(l, c, cfg);
 	snprintf(sp->transport, sizeof(sp->transport), "%s",
 		 cfg->transports[0]);
 	return err;

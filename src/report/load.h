@@ -65,6 +65,18 @@ double rp_load_ns(double us);
  */
 void rp_load_point(const cJSON *o, struct rp_spec *sp);
 
+/** rp_load_summary - a latency object in us (rp_report_latency_json) into
+ *  @s in ns; missing fields read as 0. */
+void rp_load_summary(const cJSON *o, struct rp_hist_summary *s);
+
+/** rp_load_rates - the config's "rates" or "load_curve" into @cfg.
+ *  Return: 0, or -EINVAL with the reason in @l->why. */
+int rp_load_rates(const struct rp_loader *l, const cJSON *c,
+		  struct rp_config *cfg);
+
+/** rp_load_rate - a result's "rate" (json_rate.c), if any, into @r. */
+void rp_load_rate(const cJSON *o, struct rp_result *r);
+
 /**
  * rp_load_result - the result object @o, as rp_report_json_doc() wrote
  * it, into the zeroed @r: its point's spec starts from @cfg's; hosts are

@@ -38,7 +38,7 @@ static int no_memory(const struct rp_loader *l)
 
 /* ---- figures ------------------------------------------------------------ */
 
-static void summary_read(const cJSON *o, struct rp_hist_summary *s)
+void rp_load_summary(const cJSON *o, struct rp_hist_summary *s)
 {
 	s->count = rp_load_u64(o, "count", RP_JSON_MAX_EXACT);
 	s->min = rp_load_ns(rp_load_num(o, "min"));
@@ -87,7 +87,7 @@ static void flow_read(const cJSON *o, struct rp_flow *fl)
 	fl->messages_per_second = rp_load_num(t, "messages_per_second");
 	fl->has_latency = cJSON_IsObject(lat);
 	if (fl->has_latency)
-		summary_read(lat, &fl->latency);
+		rp_load_summary(lat, &fl->latency);
 }
 
 static void stream_read(const cJSON *o, struct rp_stream_result *s)
@@ -318,9 +318,9 @@ static int figures_read(const struct rp_loader *l, const cJSON *o,
 	r->mib_per_second = rp_load_num(t, "mib_per_second");
 	r->messages_per_second = rp_load_num(t, "messages_per_second");
 	r->has_latency = cJSON_IsObject(lat);
-	summary_read(lat, &r->latency);
+	rp_load_summary(lat, &r->latency);
 	r->has_unloaded = cJSON_IsObject(unl);
-	summary_read(unl, &r->unloaded);
+	rp_load_summary(unl, &r->unloaded);
 	r->rtt.p50 = rp_load_ns(rp_load_num(unl, "rtt_p50"));
 	r->rtt.p99 = rp_load_ns(rp_load_num(unl, "rtt_p99"));
 	r->unloaded_halved =
@@ -341,6 +341,7 @@ int rp_load_result(const struct rp_loader *l, const cJSON *o,
 			       "%s: result %zu is not an object", l->path,
 			       l->index);
 	point_read(o, cfg, r);
+	rp_load_rate(o, r);
 	err = figures_read(l, o, r);
 	if (!err)
 		err = dirs_read(l, o, r);

@@ -21,6 +21,22 @@ void rp_report_num(cJSON *obj, const char *key, double v);
 void rp_report_add_or_null(cJSON *obj, const char *key, bool present,
 			   cJSON *item);
 
+/** rp_report_point_cells - size and depth of point @p of @cfg's sweep. */
+void rp_report_point_cells(FILE *f, const struct rp_config *cfg,
+			   const struct rp_result *r, size_t p);
+
+/** rp_report_text_open_loop - --rate: offered, achieved, the backlog. */
+void rp_report_text_open_loop(FILE *f, const struct rp_result *r);
+
+/** rp_report_batching - "signal", "post_list" into @o when set. */
+void rp_report_batching(cJSON *o, const struct rp_spec *sp);
+
+/** rp_report_rates_json - the config's "rates" or "load_curve", if any. */
+void rp_report_rates_json(const struct rp_config *cfg, cJSON *c);
+
+/** rp_report_rate_add - "rate" into @o when @r ran an open loop. */
+void rp_report_rate_add(const struct rp_result *r, cJSON *o);
+
 /** rp_report_latency_json - a summary in ns as "latency" (us). */
 cJSON *rp_report_latency_json(const struct rp_hist_summary *s);
 
@@ -53,6 +69,17 @@ struct rp_report_shape {
 	size_t n_points;
 	size_t n_transports;
 };
+
+/** rp_report_text_title - a sweep's first line and the server's. */
+void rp_report_text_title(FILE *f, const struct rp_config *cfg,
+			  const struct rp_result *res,
+			  struct rp_report_shape shape);
+
+/** rp_report_text_load - a sweep with rates: a table per transport. */
+void rp_report_text_load(FILE *f, const struct rp_config *cfg,
+			 const struct rp_result *res,
+			 struct rp_report_shape shape);
+
 
 /** rp_report_shape - the shape of @n results of @cfg; one point per result
  *  when @n does not divide into the sweep's points. */

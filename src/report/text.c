@@ -16,8 +16,7 @@
 
 struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n)
 {
-	size_t p = (cfg->n_sizes ? cfg->n_sizes : 1) *
-		   (cfg->n_depths ? cfg->n_depths : 1);
+	size_t p = rp_config_points(cfg);
 	struct rp_report_shape one = { .n_points = 1, .n_transports = n };
 
 	if (p <= 1 || n < p || n % p)
@@ -46,6 +45,10 @@ void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
 		fprintf(f, ", wait %s", rp_wait_name(sp->wait));
 	if (sp->bidir)
 		fprintf(f, ", both directions");
+	if (sp->signal > 1)
+		fprintf(f, ", signal 1 in %u", sp->signal);
+	if (sp->post_list)
+		fprintf(f, ", post list %u", sp->post_list);
 	for (i = 0; i < cfg->n_cpus; i++)
 		fprintf(f, "%s%d", i ? "," : ", on cpus ", cfg->cpus[i]);
 }
@@ -103,6 +106,7 @@ static void throughput(FILE *f, const struct rp_result *r)
 			"intervals", r->interval_min_bps / 1e9,
 			r->interval_max_bps / 1e9, r->n_intervals,
 			r->interval_s);
+	rp_report_text_open_loop(f, r);
 	rp_report_text_streams(f, r);
 }
 
@@ -114,6 +118,12 @@ static void latency(FILE *f, const struct rp_result *r)
 			"p99.9", "max");
 	if (r->has_latency)
 		lat_row(f, "under load", &r->latency);
+	if (r->has_latency && r->spec.rate) {
+		lat_row(f, "corrected", &r->open.corrected);
+		fprintf(f, "  %-12s corrected = from each operation's intended "
+			   "start on the schedule\n",
+			"");
+	}
 	if (r->has_unloaded) {
 		lat_row(f, "unloaded", &r->unloaded);
 		fprintf(f, "  %-12s %s; round trip p50 %.2f us\n", "",
@@ -147,7 +157,9 @@ void rp_report_text(FILE *f, const struct rp_config *cfg,
 	struct rp_report_shape shape = rp_report_shape(cfg, n);
 	size_t i;
 
-	if (shape.n_points > 1 && shape.n_transports == 1) {
+	if (shape.n_points > 1 && cfg->n_rates) {
+		rp_report_text_load(f, cfg, res, shape);
+	} else if (shape.n_points > 1 && shape.n_transports == 1) {
 		rp_report_text_sweep(f, cfg, res, n);
 	} else if (shape.n_points > 1) {
 		rp_report_text_matrix(f, cfg, res, shape);

@@ -55,6 +55,29 @@ static void stream_rows(FILE *f, const struct rp_direction *d)
 	fprintf(f, "  fairness (Jain) %.3f\n", d->fairness);
 }
 
+void rp_report_text_open_loop(FILE *f, const struct rp_result *r)
+{
+	const struct rp_open_loop *o = &r->open;
+	double bits = 8.0 * (double)r->spec.size_bytes;
+
+	if (!r->spec.rate)
+		return;
+	fprintf(f,
+		"  %-14s %llu ops/s (%.3f Gb/s), achieved %.0f ops/s "
+		"(%.1f%%)%s\n",
+		"offered", (unsigned long long)r->spec.rate,
+		(double)r->spec.rate * bits / 1e9, o->achieved_ops,
+		100.0 * o->achieved_ops / (double)r->spec.rate,
+		o->saturated ? "  SATURATED" : "");
+	if (o->backlogged || o->unsent)
+		fprintf(f,
+			"  %-14s %llu operations waited for a free slot "
+			"(at most %llu behind), %llu never sent\n",
+			"schedule", (unsigned long long)o->backlogged,
+			(unsigned long long)o->max_backlog,
+			(unsigned long long)o->unsent);
+}
+
 void rp_report_text_streams(FILE *f, const struct rp_result *r)
 {
 	const struct rp_direction *d;

@@ -165,22 +165,26 @@ void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n)
 }
 
 /* Size and depth of point @p (size-major), from the sweep's lists. */
-static void point_cells(FILE *f, const struct rp_config *cfg,
-			const struct rp_result *r, size_t p)
+void rp_report_point_cells(FILE *f, const struct rp_config *cfg,
+			   const struct rp_result *r, size_t p)
 {
-	size_t nd = cfg->n_depths ? cfg->n_depths : 1;
-	uint64_t size = cfg->n_sizes ? cfg->sizes[p / nd] : r->spec.size_bytes;
-	uint32_t depth =
-		cfg->n_depths ? cfg->depths[p % nd] : r->spec.queue_depth;
+	size_t si, di, ri;
+	uint64_t size;
+	uint32_t depth;
 	char sz[32];
+
+	rp_config_point(cfg, p, &si, &di, &ri);
+	size = cfg->n_sizes ? cfg->sizes[si] : r->spec.size_bytes;
+	depth = cfg->n_depths ? cfg->depths[di] : r->spec.queue_depth;
 
 	fprintf(f, "  %9s %5u", rp_units_format_size(size, sz, sizeof(sz)),
 		depth);
 }
 
 /* "rdmaperf V: tcp write sweep, 6 points (3 sizes x 2 depths)..." */
-static void title(FILE *f, const struct rp_config *cfg,
-		  const struct rp_result *res, struct rp_report_shape shape)
+void rp_report_text_title(FILE *f, const struct rp_config *cfg,
+			  const struct rp_result *res,
+			  struct rp_report_shape shape)
 {
 	size_t t, ns = cfg->n_sizes ? cfg->n_sizes : 1;
 	size_t nd = cfg->n_depths ? cfg->n_depths : 1;
@@ -188,9 +192,14 @@ static void title(FILE *f, const struct rp_config *cfg,
 	fprintf(f, "rdmaperf %s: ", RP_VERSION);
 	if (shape.n_transports == 1)
 		fprintf(f, "%s ", res[0].transport);
-	fprintf(f, "%s sweep, %zu points (%zu size%s x %zu depth%s)",
-		rp_op_name(cfg->spec.op), shape.n_points, ns,
+	fprintf(f, "%s %s, %zu points (%zu size%s x %zu depth%s",
+		rp_op_name(cfg->spec.op),
+		cfg->load_curve ? "load curve" : "sweep", shape.n_points, ns,
 		ns == 1 ? "" : "s", nd, nd == 1 ? "" : "s");
+	if (cfg->n_rates)
+		fprintf(f, " x %zu rate%s", cfg->n_rates,
+			cfg->n_rates == 1 ? "" : "s");
+	fputc(')', f);
 	for (t = 0; shape.n_transports > 1 && t < shape.n_transports; t++)
 		fprintf(f, "%s%s", t ? ", " : " on ",
 			res[t * shape.n_points].transport);
@@ -220,7 +229,7 @@ static void sweep_row(FILE *f, const struct rp_config *cfg,
 	char it[32];
 	size_t k;
 
-	point_cells(f, cfg, r, p);
+	rp_report_point_cells(f, cfg, r, p);
 	if (r->spec.duration_ns)
 		snprintf(it, sizeof(it), "%.1f s",
 			 (double)r->spec.duration_ns / 1e9);
@@ -243,7 +252,7 @@ void rp_report_text_sweep(FILE *f, const struct rp_config *cfg,
 	struct rp_report_shape shape = { .n_points = n, .n_transports = 1 };
 	size_t p;
 
-	title(f, cfg, res, shape);
+	rp_report_text_title(f, cfg, res, shape);
 	sweep_head(f);
 	for (p = 0; p < n; p++)
 		sweep_row(f, cfg, &res[p], p);
@@ -269,7 +278,7 @@ static void metric_table(FILE *f, const struct rp_config *cfg,
 	}
 	fputc('\n', f);
 	for (p = 0; p < np; p++) {
-		point_cells(f, cfg, &res[p], p);
+		rp_report_point_cells(f, cfg, &res[p], p);
 		for (t = 0; t < sh.n_transports; t++)
 			cell(f, &res[t * np + p], g);
 		for (t = 1; t < sh.n_transports; t++)
@@ -299,7 +308,7 @@ void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
 {
 	size_t k, n = shape.n_points * shape.n_transports;
 
-	title(f, cfg, res, shape);
+	rp_report_text_title(f, cfg, res, shape);
 	for (k = 0; k < N_OF(matrix_figs); k++)
 		metric_table(f, cfg, res, shape, &matrix_figs[k]);
 	fputc('\n', f);

@@ -219,7 +219,8 @@ static int alloc_streams(struct client *c)
 	if (!c->streams || !c->fwd || !c->rev || rp_hist_create(&c->scratch))
 		return fail(c->res, -ENOMEM, "internal", "out of memory");
 	for (i = 0; i < c->n_fwd; i++)
-		if (rp_hist_create(&c->fwd[i].hist))
+		if (rp_hist_create(&c->fwd[i].hist) ||
+		    (c->cfg->n_rates && rp_hist_create(&c->fwd[i].corr)))
 			return fail(c->res, -ENOMEM, "internal",
 				    "out of memory");
 	if (!c->cfg->interval_s && !c->cfg->progress)
@@ -350,16 +351,54 @@ static int exchange(struct client *c)
 	return 0;
 }
 
-/* Point i of the sweep: size-major, the spec of that point. */
+/* Point i of the sweep: size-major, rate innermost, the spec of that
+ * point (a share of a peak gets its rate once the peak is known). An open
+ * loop without -C or -t runs for RP_RATE_DEFAULT_NS. */
 static void point_spec(const struct rp_config *cfg, const char *transport,
 		       size_t i, struct rp_spec *sp)
 {
+	size_t si, di, ri;
+
+	rp_config_point(cfg, i, &si, &di, &ri);
 	*sp = cfg->spec;
 	snprintf(sp->transport, sizeof(sp->transport), "%s", transport);
-	sp->size_bytes = cfg->sizes[i / cfg->n_depths];
-	sp->queue_depth = cfg->depths[i % cfg->n_depths];
-	if (cfg->iterations_defaulted && !sp->duration_ns)
+	sp->size_bytes = cfg->sizes[si];
+	sp->queue_depth = cfg->depths[di];
+	sp->rate = cfg->n_rates ? rp_rate_ops(&cfg->rates[ri], sp->size_bytes,
+					      0)
+				: 0;
+	if (cfg->n_rates && cfg->rates[ri].kind == RP_RATE_PEAK)
+		sp->rate = 0; /* rate_from_peak() */
+	if (cfg->iterations_defaulted && !sp->duration_ns &&
+	    cfg->n_rates && cfg->rates[ri].kind != RP_RATE_CLOSED) {
+		sp->iterations = 0;
+		sp->duration_ns = RP_RATE_DEFAULT_NS;
+	} else if (cfg->iterations_defaulted && !sp->duration_ns) {
 		sp->iterations = rp_sweep_iterations(sp->size_bytes);
+	}
+}
+
+/* --load-curve: point @i offers its share of what the closed-loop point
+ * of its size and depth achieved. */
+static int rate_from_peak(struct client *c, struct rp_result *res, size_t i)
+{
+	const struct rp_result *peak;
+	size_t si, di, ri;
+
+	rp_config_point(c->cfg, i, &si, &di, &ri);
+	if (!c->cfg->n_rates || c->cfg->rates[ri].kind != RP_RATE_PEAK)
+		return 0;
+	peak = &res[i - ri];
+	if (peak->failed || !(peak->messages_per_second > 0))
+		return fail(&res[i], -EINVAL, "load",
+			    "no peak to take a share of: the closed-loop point "
+			    "%s",
+			    peak->failed ? "failed" : "moved nothing");
+	res[i].spec.rate = rp_rate_ops(&c->cfg->rates[ri],
+				       res[i].spec.size_bytes,
+				       peak->dir[RP_DIR_C2S].flow
+					       .messages_per_second);
+	return 0;
 }
 
 static void init_results(struct client *c, const char *transport,
@@ -422,8 +461,10 @@ static void release(struct client *c)
 	for (i = 0; c->streams && i < c->n_fwd + c->n_rev; i++)
 		if (c->streams[i])
 			c->ops->close(c->streams[i]);
-	for (i = 0; c->fwd && i < c->n_fwd; i++)
+	for (i = 0; c->fwd && i < c->n_fwd; i++) {
 		rp_hist_destroy(c->fwd[i].hist);
+		rp_hist_destroy(c->fwd[i].corr);
+	}
 	for (i = 0; c->tick && i < c->n_fwd; i++)
 		rp_ticker_fini(&c->tick[i]);
 	free(c->tick);
@@ -474,7 +515,9 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 		c->res = &res[*ran];
 		if (obs && obs->point)
 			obs->point(obs->ctx, c->res, *ran, n);
-		err = client_run_point(c);
+		err = rate_from_peak(c, res, *ran);
+		if (!err)
+			err = client_run_point(c);
 		share_first(res, *ran);
 		if (!err && c->res->interrupted)
 			n = *ran + 1; /* the points after it do not run */
@@ -490,7 +533,7 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res)
 {
-	size_t n = cfg->n_sizes * cfg->n_depths, ran = 1, told = 0;
+	size_t n = rp_config_points(cfg), ran = 1, told = 0;
 	struct client c = { .cfg = cfg, .res = res, .fd = -1 };
 	struct rp_err why = { "" };
 	int err;

@@ -54,7 +54,11 @@ static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 		  !cJSON_AddNumberToObject(body, "iterations",
 					   (double)o->iterations) ||
 		  !cJSON_AddNumberToObject(body, "duration_ns",
-					   (double)o->duration_ns)))
+					   (double)o->duration_ns) ||
+		  !cJSON_AddNumberToObject(body, "rate",
+					   p == RP_PHASE_BANDWIDTH
+						   ? (double)sp->rate
+						   : 0)))
 		err = -ENOMEM;
 	else if (type == RP_MSG_STOP && c->cfg->interrupted &&
 		 atomic_load(c->cfg->interrupted) &&
@@ -247,9 +251,12 @@ static int traffic_run(struct client *c, struct traffic *t, uint64_t *took)
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < c->n_fwd; i++)
+	for (i = 0; i < c->n_fwd; i++) {
 		if (c->fwd[i].hist)
 			rp_hist_reset(c->fwd[i].hist);
+		if (c->fwd[i].corr)
+			rp_hist_reset(c->fwd[i].corr);
+	}
 	err = rp_crew_start(&crew, RP_ROLE_INITIATOR, c->fwd, NULL, c->n_fwd,
 			    c->spec.threads, &t->co);
 	if (err) {
@@ -372,6 +379,22 @@ static int check_server_counts(struct client *c)
 		    r->spec.queue_depth);
 }
 
+/* --rate: the client's direction against its schedule. */
+static void open_loop(struct rp_result *r)
+{
+	const struct rp_flow *f = &r->dir[RP_DIR_C2S].flow;
+	struct rp_open_loop *o = &r->open;
+
+	if (!r->spec.rate)
+		return;
+	o->achieved_ops = f->messages_per_second;
+	o->saturated = o->achieved_ops < RP_RATE_SATURATED * (double)r->spec.rate;
+	o->corrected = f->corrected;
+	o->backlogged = f->backlogged;
+	o->max_backlog = f->max_backlog;
+	o->unsent = f->unsent;
+}
+
 static int bandwidth_results(struct client *c, struct traffic *t)
 {
 	const cJSON *s2c =
@@ -390,6 +413,7 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 	if (err)
 		return fail(r, err, "internal", "out of memory");
 	totals(r);
+	open_loop(r);
 	r->client.present = true;
 	r->client.messages = r->dir[RP_DIR_C2S].flow.messages;
 	r->client.bytes = r->dir[RP_DIR_C2S].flow.bytes;
@@ -408,10 +432,14 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 
 static int run_bandwidth(struct client *c)
 {
-	struct traffic t = { .phase = RP_PHASE_BANDWIDTH,
-			     .o = { .iterations = c->res->spec.iterations,
-				    .duration_ns = c->res->spec.duration_ns,
-				    .intr = c->cfg->interrupted } };
+	const struct rp_spec *sp = &c->res->spec;
+	struct traffic t = {
+		.phase = RP_PHASE_BANDWIDTH,
+		.o = { .iterations = sp->iterations,
+		       .duration_ns = sp->duration_ns,
+		       .intr = c->cfg->interrupted,
+		       .period_ns = rp_engine_period_ns(sp->rate, c->n_fwd) }
+	};
 	int err = run_traffic(c, &t);
 
 	if (!err)

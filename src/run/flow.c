@@ -33,6 +33,36 @@ static void stream_flow(struct rp_stream_result *r,
 		rp_hist_summarize(es->hist, &r->flow.latency);
 		r->flow.has_latency = true;
 	}
+	if (es->corr && rp_hist_count(es->corr)) {
+		rp_hist_summarize(es->corr, &r->flow.corrected);
+		r->flow.has_corrected = true;
+	}
+	r->flow.backlogged = es->out.backlogged;
+	r->flow.max_backlog = es->out.max_backlog;
+	r->flow.unsent = es->out.unsent;
+}
+
+/* Open loop: every stream's latency from intended starts, merged in
+ * @scratch, and the schedule's counts summed. */
+static void corrected(struct rp_direction *d, const struct rp_engine_stream *es,
+		      unsigned int n, struct rp_hist *scratch)
+{
+	unsigned int i;
+
+	rp_hist_reset(scratch);
+	for (i = 0; i < n; i++) {
+		const struct rp_flow *f = &d->per_stream[i].flow;
+
+		d->flow.has_corrected |= f->has_corrected;
+		if (f->has_corrected)
+			rp_hist_merge(scratch, es[i].corr);
+		d->flow.backlogged += f->backlogged;
+		d->flow.unsent += f->unsent;
+		if (f->max_backlog > d->flow.max_backlog)
+			d->flow.max_backlog = f->max_backlog;
+	}
+	if (d->flow.has_corrected)
+		rp_hist_summarize(scratch, &d->flow.corrected);
 }
 
 static void fairness(struct rp_direction *d)
@@ -81,6 +111,11 @@ int rp_direction_build(struct rp_direction *d,
 	d->flow.seconds = n && last > first ? (double)(last - first) / 1e9 : 0;
 	rp_flow_rates(&d->flow);
 	rp_hist_summarize(scratch, &d->flow.latency);
+	corrected(d, es, n, scratch);
+	rp_hist_reset(scratch); /* the caller's spectrum: under load */
+	for (i = 0; i < n; i++)
+		if (es[i].hist)
+			rp_hist_merge(scratch, es[i].hist);
 	d->flow.has_latency = true;
 	fairness(d);
 	return 0;
@@ -137,6 +172,15 @@ static cJSON *flow_json(const struct rp_flow *f)
 	cJSON_AddNumberToObject(o, "seconds", f->seconds);
 	if (f->has_latency)
 		cJSON_AddItemToObject(o, "latency", summary_json(&f->latency));
+	if (f->has_corrected) {
+		cJSON_AddItemToObject(o, "latency_corrected",
+				      summary_json(&f->corrected));
+		cJSON_AddNumberToObject(o, "backlogged",
+					(double)f->backlogged);
+		cJSON_AddNumberToObject(o, "max_backlog",
+					(double)f->max_backlog);
+		cJSON_AddNumberToObject(o, "unsent", (double)f->unsent);
+	}
 	return o;
 }
 
@@ -151,6 +195,13 @@ static void flow_read(const cJSON *o, struct rp_flow *f)
 	f->has_latency = cJSON_IsObject(lat);
 	if (f->has_latency)
 		summary_read(lat, &f->latency);
+	lat = cJSON_GetObjectItemCaseSensitive(o, "latency_corrected");
+	f->has_corrected = cJSON_IsObject(lat);
+	if (f->has_corrected)
+		summary_read(lat, &f->corrected);
+	f->backlogged = rp_json_u64_or(o, "backlogged", 0);
+	f->max_backlog = rp_json_u64_or(o, "max_backlog", 0);
+	f->unsent = rp_json_u64_or(o, "unsent", 0);
 }
 
 cJSON *rp_direction_to_json(const struct rp_direction *d)

@@ -15,6 +15,7 @@
 #include "core/cidr.h"
 #include "core/cpu.h"
 #include "core/hist.h"
+#include "core/rate.h"
 #include "core/spec.h"
 #include "xport/xport.h"
 
@@ -91,6 +92,11 @@ struct rp_config {
 	size_t n_sizes;
 	uint32_t depths[RP_MAX_DEPTHS];
 	size_t n_depths;
+	/* --rate / --load-curve: every size and depth at each rate (the
+	 * innermost of the sweep); none: closed loop only */
+	struct rp_rate rates[RP_RATE_MAX_POINTS];
+	size_t n_rates;
+	unsigned int load_curve; /* --load-curve N, or 0 */
 	bool iterations_defaulted; /* neither -C nor -t: rp_sweep_iterations */
 	int cpus[RP_MAX_CPUS];	   /* --cpu: thread i runs on cpus[i % n] */
 	size_t n_cpus;
@@ -131,6 +137,12 @@ struct rp_flow {
 	double messages_per_second;
 	bool has_latency; /* completion latency under load, ns */
 	struct rp_hist_summary latency;
+	/* Open loop (--rate): latency from each operation's intended start
+	 * (coordinated omission corrected), and how the schedule fared
+	 * (struct rp_phase_out) */
+	bool has_corrected;
+	struct rp_hist_summary corrected;
+	uint64_t backlogged, max_backlog, unsent;
 };
 
 /** One stream's share of a direction. */
@@ -161,11 +173,39 @@ struct rp_direction {
 	double fairness; /* Jain's index over per-stream throughput, 0..1 */
 };
 
+/** rp_config_points - points of @c's sweep: sizes x depths x rates. */
+static inline size_t rp_config_points(const struct rp_config *c)
+{
+	return (c->n_sizes ? c->n_sizes : 1) * (c->n_depths ? c->n_depths : 1) *
+	       (c->n_rates ? c->n_rates : 1);
+}
+
+/** rp_config_point - point @p's indexes into @c's sizes, depths, rates
+ *  (size-major, rate innermost). */
+static inline void rp_config_point(const struct rp_config *c, size_t p,
+				   size_t *size, size_t *depth, size_t *rate)
+{
+	size_t nd = c->n_depths ? c->n_depths : 1;
+	size_t nr = c->n_rates ? c->n_rates : 1;
+
+	*rate = p % nr;
+	*depth = p / nr % nd;
+	*size = p / nr / nd;
+}
+
 /** The result of one test point on one transport. */
 struct rp_result {
 	char transport[RP_SPEC_NAME_LEN];
 	struct rp_spec spec; /* this point's size, depth, iterations */
 	uint32_t point;	     /* index in the sweep */
+	/* --rate (spec.rate > 0): how the client's direction kept to its
+	 * schedule */
+	struct rp_open_loop {
+		double achieved_ops; /* operations/s completed */
+		bool saturated; /* achieved below RP_RATE_SATURATED of rate */
+		struct rp_hist_summary corrected; /* from intended starts */
+		uint64_t backlogged, max_backlog, unsent;
+	} open;
 	uint64_t warmup_messages;
 	bool has_bandwidth;
 	/* The test: with --bidir the sum of both directions. */

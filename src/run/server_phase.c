@@ -45,7 +45,7 @@ struct phase {
 static int parse_start(struct session *s, const cJSON *b, struct phase *p)
 {
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(b, "phase");
-	uint64_t depth = s->spec.queue_depth;
+	uint64_t depth = s->spec.queue_depth, rate = 0;
 	char text[160];
 
 	p->size = s->spec.size_bytes;
@@ -72,6 +72,11 @@ static int parse_start(struct session *s, const cJSON *b, struct phase *p)
 			 s->spec.queue_depth);
 		return session_refuse(s, -EINVAL, "spec", text);
 	}
+	if (cJSON_GetObjectItemCaseSensitive(b, "rate") &&
+	    rp_json_u64(b, "rate", RP_SPEC_MAX_RATE, &rate))
+		return session_refuse(s, -EINVAL, "spec",
+				      "START: rate 0 to 4e9 operations/s");
+	p->o.period_ns = rp_engine_period_ns(rate, s->n_rev);
 	if (rp_op_is_atomic(s->spec.op) && p->size != 8)
 		return session_refuse(s, -EINVAL, "spec",
 				      "START: atomics move exactly 8 bytes");
@@ -118,8 +123,14 @@ static int start_crews(struct session *s, struct phase *p)
 	if (err || !s->n_rev || p->phase == RP_PHASE_LATENCY ||
 	    (!p->o.iterations && !p->o.duration_ns))
 		return err;
-	for (i = 0; i < s->n_rev; i++)
+	for (i = 0; i < s->n_rev; i++) {
 		rp_hist_reset(s->rev[i].hist);
+		if (p->o.period_ns && !s->rev[i].corr &&
+		    rp_hist_create(&s->rev[i].corr))
+			return -ENOMEM;
+		if (s->rev[i].corr)
+			rp_hist_reset(s->rev[i].corr);
+	}
 	co.cpu_base = s->spec.threads;
 	return rp_crew_start(&p->initiators, RP_ROLE_INITIATOR, s->rev, NULL,
 			     s->n_rev, s->spec.threads, &co);

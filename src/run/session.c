@@ -350,8 +350,10 @@ void session_free(struct session *s)
 	for (i = 0; s->streams && i < s->n_fwd + s->n_rev; i++)
 		if (s->streams[i])
 			s->ops->close(s->streams[i]);
-	for (i = 0; s->rev && i < s->n_rev; i++)
+	for (i = 0; s->rev && i < s->n_rev; i++) {
 		rp_hist_destroy(s->rev[i].hist);
+		rp_hist_destroy(s->rev[i].corr);
+	}
 	rp_hist_destroy(s->scratch);
 	cJSON_Delete(s->streams_msg);
 	free(s->streams);

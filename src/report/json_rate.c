@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The open loop's part of a result (--rate, --load-curve): "rate" in JSON,
+ * and back from it for --report. Present only for a point that ran on a
+ * schedule, so a closed-loop document is as it always was.
+ */
+#include <errno.h>
+
+#include "core/json.h"
+#include "report/load.h"
+#include "report/priv.h"
+
+static cJSON *rate_json(const struct rp_result *r)
+{
+	const struct rp_open_loop *ol = &r->open;
+	double bits = 8.0 * (double)r->spec.size_bytes;
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	rp_report_num(o, "offered_ops_per_second", (double)r->spec.rate);
+	rp_report_num(o, "offered_bits_per_second",
+		      (double)r->spec.rate * bits);
+	rp_report_num(o, "achieved_ops_per_second", ol->achieved_ops);
+	rp_report_num(o, "achieved_bits_per_second", ol->achieved_ops * bits);
+	cJSON_AddBoolToObject(o, "saturated", ol->saturated);
+	rp_report_num(o, "backlogged", (double)ol->backlogged);
+	rp_report_num(o, "max_backlog", (double)ol->max_backlog);
+	rp_report_num(o, "unsent", (double)ol->unsent);
+	cJSON_AddStringToObject(o, "correction", "intended_start");
+	cJSON_AddItemToObject(o, "latency_corrected",
+			      rp_report_latency_json(&ol->corrected));
+	return o;
+}
+
+void rp_report_rate_add(const struct rp_result *r, cJSON *o)
+{
+	if (r->spec.rate && r->has_bandwidth)
+		cJSON_AddItemToObject(o, "rate", rate_json(r));
+}
+
+void rp_load_rate(const cJSON *o, struct rp_result *r)
+{
+	const cJSON *rate = rp_load_get(o, "rate");
+	struct rp_open_loop *ol = &r->open;
+
+	if (!cJSON_IsObject(rate))
+		return;
+	ol->achieved_ops = rp_load_num(rate, "achieved_ops_per_second");
+	ol->saturated = rp_load_bool(rate, "saturated");
+	ol->backlogged = rp_load_u64(rate, "backlogged", RP_JSON_MAX_EXACT);
+	ol->max_backlog = rp_load_u64(rate, "max_backlog", RP_JSON_MAX_EXACT);
+	ol->unsent = rp_load_u64(rate, "unsent", RP_JSON_MAX_EXACT);
+	rp_load_summary(rp_load_get(rate, "latency_corrected"), &ol->corrected);
+}
+
+void rp_report_batching(cJSON *o, const struct rp_spec *sp)
+{
+	if (sp->signal)
+		cJSON_AddNumberToObject(o, "signal", sp->signal);
+	if (sp->post_list)
+		cJSON_AddNumberToObject(o, "post_list", sp->post_list);
+}
+
+void rp_report_rates_json(const struct rp_config *cfg, cJSON *c)
+{
+	char text[48];
+	cJSON *a;
+	size_t i;
+
+	if (!cfg->n_rates)
+		return;
+	if (cfg->load_curve) {
+		cJSON_AddNumberToObject(c, "load_curve", cfg->load_curve);
+		return;
+	}
+	a = cJSON_AddArrayToObject(c, "rates");
+	for (i = 0; a && i < cfg->n_rates; i++) {
+		rp_rate_text(&cfg->rates[i], text, sizeof(text));
+		cJSON_AddItemToArray(a, cJSON_CreateString(text));
+	}
+}
+
+int rp_load_rates(const struct rp_loader *l, const cJSON *c,
+		  struct rp_config *cfg)
+{
+	const cJSON *a = rp_load_get(c, "rates"), *e;
+	char err[160];
+
+	cfg->load_curve = (unsigned int)rp_load_u64(c, "load_curve",
+						    RP_RATE_MAX_POINTS - 1);
+	if (cfg->load_curve) {
+		rp_rate_curve(cfg->rates, cfg->load_curve);
+		cfg->n_rates = cfg->load_curve + 1;
+		return 0;
+	}
+	if (cJSON_GetArraySize(a) > RP_RATE_MAX_POINTS)
+		return rp_errf(l->why, -EINVAL, "%s: more than %d rates",
+			       l->path, RP_RATE_MAX_POINTS);
+	if (!cJSON_IsArray(a))
+		return 0;
+	cJSON_ArrayForEach(e, a)
+	{
+		size_t one;
+
+		if (!cJSON_IsString(e) ||
+		    rp_rate_parse_list(e->valuestring,
+				       &cfg->rates[cfg->n_rates], 1, &one, err,
+				       sizeof(err)))
+			return rp_errf(l->why, -EINVAL, "%s: config.rates: %s",
+				       l->path, err);
+		cfg->n_rates++;
+	}
+	return 0;
+}
