@@ -63,8 +63,9 @@ int rp_cli_finish_load(struct parse *p)
 		c->n_rates = c->load_curve + 1;
 	}
 	if (c->n_rates && !s->bandwidth)
-		return rp_cli_bad(p, "--%s needs the throughput phase: drop "
-				     "--no-bandwidth",
+		return rp_cli_bad(p,
+				  "--%s needs the throughput phase: drop "
+				  "--no-bandwidth",
 				  c->load_curve ? "load-curve" : "rate");
 	for (i = 1; i < c->n_depths; i++)
 		low = c->depths[i] < low ? c->depths[i] : low;

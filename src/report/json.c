@@ -167,8 +167,6 @@ static void point_json(const struct rp_result *r, cJSON *o)
 	cJSON_AddStringToObject(o, "wait", rp_wait_name(sp->wait));
 	cJSON_AddBoolToObject(o, "bidir", sp->bidir);
 	rp_report_batching(o, sp);
-	if (sp->rate)
-		cJSON_AddNumberToObject(o, "rate", (double)sp->rate);
 	cJSON_AddBoolToObject(o, "ok", !r->failed);
 }
 

@@ -46,6 +46,8 @@ void rp_load_rate(const cJSON *o, struct rp_result *r)
 
 	if (!cJSON_IsObject(rate))
 		return;
+	r->spec.rate =
+		rp_load_u64(rate, "offered_ops_per_second", RP_SPEC_MAX_RATE);
 	ol->achieved_ops = rp_load_num(rate, "achieved_ops_per_second");
 	ol->saturated = rp_load_bool(rate, "saturated");
 	ol->backlogged = rp_load_u64(rate, "backlogged", RP_JSON_MAX_EXACT);

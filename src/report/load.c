@@ -113,9 +113,9 @@ void rp_load_point(const cJSON *o, struct rp_spec *sp)
 	sp->streams = (uint32_t)rp_load_u64(o, "streams", RP_SPEC_MAX_STREAMS);
 	sp->threads = (uint32_t)rp_load_u64(o, "threads", RP_SPEC_MAX_THREADS);
 	sp->bidir = rp_load_bool(o, "bidir");
-	sp->rate = rp_load_u64(o, "rate", RP_SPEC_MAX_RATE);
 	sp->signal = (uint32_t)rp_load_u64(o, "signal", RP_SPEC_MAX_DEPTH);
-	sp->post_list = (uint32_t)rp_load_u64(o, "post_list", RP_SPEC_MAX_DEPTH);
+	sp->post_list =
+		(uint32_t)rp_load_u64(o, "post_list", RP_SPEC_MAX_DEPTH);
 }
 
 /* ---- the file ---------------------------------------------------------- */

@@ -120,8 +120,9 @@ static void latency(FILE *f, const struct rp_result *r)
 		lat_row(f, "under load", &r->latency);
 	if (r->has_latency && r->spec.rate) {
 		lat_row(f, "corrected", &r->open.corrected);
-		fprintf(f, "  %-12s corrected = from each operation's intended "
-			   "start on the schedule\n",
+		fprintf(f,
+			"  %-12s corrected = from each operation's intended "
+			"start on the schedule\n",
 			"");
 	}
 	if (r->has_unloaded) {

@@ -11,12 +11,11 @@
 
 static void load_head(FILE *f, const char *transport)
 {
-	fprintf(f, "\n  %s\n  %9s %5s %12s %12s %29s %19s\n", transport, "",
-		"", "offered", "achieved", "-- corrected latency (us) --",
+	fprintf(f, "\n  %s\n  %9s %5s %12s %12s %29s %19s\n", transport, "", "",
+		"offered", "achieved", "-- corrected latency (us) --",
 		"--- raw (us) ---");
-	fprintf(f, "  %9s %5s %12s %12s %9s %9s %9s %9s %9s\n", "size",
-		"depth", "ops/s", "ops/s", "p50", "p99", "p99.9", "p50",
-		"p99");
+	fprintf(f, "  %9s %5s %12s %12s %9s %9s %9s %9s %9s\n", "size", "depth",
+		"ops/s", "ops/s", "p50", "p99", "p99.9", "p50", "p99");
 }
 
 static void load_row(FILE *f, const struct rp_config *cfg,
@@ -58,9 +57,10 @@ void rp_report_text_load(FILE *f, const struct rp_config *cfg,
 		for (p = 0; p < np; p++)
 			load_row(f, cfg, &res[t * np + p], p);
 	}
-	fprintf(f, "\n  corrected: from each operation's intended start on a "
-		   "fixed schedule (wrk2); raw: from its post; SATURATED: "
-		   "achieved under %.0f%% of offered\n",
-		   RP_RATE_SATURATED * 100);
+	fprintf(f,
+		"\n  corrected: from each operation's intended start on a "
+		"fixed schedule (wrk2); raw: from its post; SATURATED: "
+		"achieved under %.0f%% of offered\n",
+		RP_RATE_SATURATED * 100);
 	rp_report_text_notes(f, res, shape.n_points * shape.n_transports);
 }

@@ -364,13 +364,13 @@ static void point_spec(const struct rp_config *cfg, const char *transport,
 	snprintf(sp->transport, sizeof(sp->transport), "%s", transport);
 	sp->size_bytes = cfg->sizes[si];
 	sp->queue_depth = cfg->depths[di];
-	sp->rate = cfg->n_rates ? rp_rate_ops(&cfg->rates[ri], sp->size_bytes,
-					      0)
-				: 0;
+	sp->rate = cfg->n_rates
+			   ? rp_rate_ops(&cfg->rates[ri], sp->size_bytes, 0)
+			   : 0;
 	if (cfg->n_rates && cfg->rates[ri].kind == RP_RATE_PEAK)
 		sp->rate = 0; /* rate_from_peak() */
-	if (cfg->iterations_defaulted && !sp->duration_ns &&
-	    cfg->n_rates && cfg->rates[ri].kind != RP_RATE_CLOSED) {
+	if (cfg->iterations_defaulted && !sp->duration_ns && cfg->n_rates &&
+	    cfg->rates[ri].kind != RP_RATE_CLOSED) {
 		sp->iterations = 0;
 		sp->duration_ns = RP_RATE_DEFAULT_NS;
 	} else if (cfg->iterations_defaulted && !sp->duration_ns) {
@@ -394,10 +394,9 @@ static int rate_from_peak(struct client *c, struct rp_result *res, size_t i)
 			    "no peak to take a share of: the closed-loop point "
 			    "%s",
 			    peak->failed ? "failed" : "moved nothing");
-	res[i].spec.rate = rp_rate_ops(&c->cfg->rates[ri],
-				       res[i].spec.size_bytes,
-				       peak->dir[RP_DIR_C2S].flow
-					       .messages_per_second);
+	res[i].spec.rate =
+		rp_rate_ops(&c->cfg->rates[ri], res[i].spec.size_bytes,
+			    peak->dir[RP_DIR_C2S].flow.messages_per_second);
 	return 0;
 }
 

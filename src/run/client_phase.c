@@ -55,10 +55,9 @@ static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 					   (double)o->iterations) ||
 		  !cJSON_AddNumberToObject(body, "duration_ns",
 					   (double)o->duration_ns) ||
-		  !cJSON_AddNumberToObject(body, "rate",
-					   p == RP_PHASE_BANDWIDTH
-						   ? (double)sp->rate
-						   : 0)))
+		  !cJSON_AddNumberToObject(
+			  body, "rate",
+			  p == RP_PHASE_BANDWIDTH ? (double)sp->rate : 0)))
 		err = -ENOMEM;
 	else if (type == RP_MSG_STOP && c->cfg->interrupted &&
 		 atomic_load(c->cfg->interrupted) &&
@@ -388,7 +387,8 @@ static void open_loop(struct rp_result *r)
 	if (!r->spec.rate)
 		return;
 	o->achieved_ops = f->messages_per_second;
-	o->saturated = o->achieved_ops < RP_RATE_SATURATED * (double)r->spec.rate;
+	o->saturated =
+		o->achieved_ops < RP_RATE_SATURATED * (double)r->spec.rate;
 	o->corrected = f->corrected;
 	o->backlogged = f->backlogged;
 	o->max_backlog = f->max_backlog;
@@ -433,13 +433,12 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 static int run_bandwidth(struct client *c)
 {
 	const struct rp_spec *sp = &c->res->spec;
-	struct traffic t = {
-		.phase = RP_PHASE_BANDWIDTH,
-		.o = { .iterations = sp->iterations,
-		       .duration_ns = sp->duration_ns,
-		       .intr = c->cfg->interrupted,
-		       .period_ns = rp_engine_period_ns(sp->rate, c->n_fwd) }
-	};
+	struct traffic t = { .phase = RP_PHASE_BANDWIDTH,
+			     .o = { .iterations = sp->iterations,
+				    .duration_ns = sp->duration_ns,
+				    .intr = c->cfg->interrupted,
+				    .period_ns = rp_engine_period_ns(
+					    sp->rate, c->n_fwd) } };
 	int err = run_traffic(c, &t);
 
 	if (!err)

@@ -175,8 +175,7 @@ static cJSON *flow_json(const struct rp_flow *f)
 	if (f->has_corrected) {
 		cJSON_AddItemToObject(o, "latency_corrected",
 				      summary_json(&f->corrected));
-		cJSON_AddNumberToObject(o, "backlogged",
-					(double)f->backlogged);
+		cJSON_AddNumberToObject(o, "backlogged", (double)f->backlogged);
 		cJSON_AddNumberToObject(o, "max_backlog",
 					(double)f->max_backlog);
 		cJSON_AddNumberToObject(o, "unsent", (double)f->unsent);
