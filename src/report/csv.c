@@ -85,6 +85,16 @@ static const struct csv_col csv_cols[] = {
 	{ "server_verify_errors", "cpu.server.verify_errors" },
 	{ "error_code", "error.code" },
 	{ "error", "error.message" },
+	{ "signal", "signal" },
+	{ "post_list", "post_list" },
+	{ "offered_ops_per_second", "rate.offered_ops_per_second" },
+	{ "achieved_ops_per_second", "rate.achieved_ops_per_second" },
+	{ "saturated", "rate.saturated" },
+	{ "unsent", "rate.unsent" },
+	{ "corrected_p50_us", "rate.latency_corrected.p50" },
+	{ "corrected_p99_us", "rate.latency_corrected.p99" },
+	{ "corrected_p99_9_us", "rate.latency_corrected.p99_9" },
+	{ "corrected_max_us", "rate.latency_corrected.max" },
 };
 
 #define N_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
