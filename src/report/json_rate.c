@@ -22,7 +22,7 @@ static cJSON *rate_json(const struct rp_result *r)
 	rp_report_num(o, "offered_bits_per_second",
 		      (double)r->spec.rate * bits);
 	rp_report_num(o, "achieved_ops_per_second", ol->achieved_ops);
-	rp_report_num(o, "achieved_bits_per_second", ol->achieved_ops * bits);
+	rp_report_num(o, "achieved_bits_per_second", ol->achieved_bps);
 	cJSON_AddBoolToObject(o, "saturated", ol->saturated);
 	rp_report_num(o, "backlogged", (double)ol->backlogged);
 	rp_report_num(o, "max_backlog", (double)ol->max_backlog);
@@ -49,6 +49,7 @@ void rp_load_rate(const cJSON *o, struct rp_result *r)
 	r->spec.rate =
 		rp_load_u64(rate, "offered_ops_per_second", RP_SPEC_MAX_RATE);
 	ol->achieved_ops = rp_load_num(rate, "achieved_ops_per_second");
+	ol->achieved_bps = rp_load_num(rate, "achieved_bits_per_second");
 	ol->saturated = rp_load_bool(rate, "saturated");
 	ol->backlogged = rp_load_u64(rate, "backlogged", RP_JSON_MAX_EXACT);
 	ol->max_backlog = rp_load_u64(rate, "max_backlog", RP_JSON_MAX_EXACT);

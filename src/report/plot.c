@@ -359,6 +359,8 @@ static int draw(struct rp_plot *p)
 		rp_plot_no_data(p);
 		return 0;
 	}
+	if (p->cfg->n_rates && p->n % p->cfg->n_rates == 0)
+		return rp_plot_load(p);
 	rc = group(p);
 	if (rc)
 		return rc;

@@ -223,6 +223,10 @@ const struct rp_result *rp_plot_result(const struct rp_plot *p,
  *  Return: 0 or -ENOMEM. */
 int rp_plot_sweep(struct rp_plot *p);
 
+/** rp_plot_load - the load curve: latency from intended start against
+ *  the throughput achieved, a series per transport (plot_load.c). */
+int rp_plot_load(struct rp_plot *p);
+
 /** rp_plot_time - throughput and p99 latency interval by interval. */
 int rp_plot_time(struct rp_plot *p);
 

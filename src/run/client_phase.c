@@ -387,6 +387,7 @@ static void open_loop(struct rp_result *r)
 	if (!r->spec.rate)
 		return;
 	o->achieved_ops = f->messages_per_second;
+	o->achieved_bps = f->bits_per_second;
 	o->saturated =
 		o->achieved_ops < RP_RATE_SATURATED * (double)r->spec.rate;
 	o->corrected = f->corrected;

@@ -202,6 +202,7 @@ struct rp_result {
 	 * schedule */
 	struct rp_open_loop {
 		double achieved_ops; /* operations/s completed */
+		double achieved_bps; /* their bits/s */
 		bool saturated; /* achieved below RP_RATE_SATURATED of rate */
 		struct rp_hist_summary corrected; /* from intended starts */
 		uint64_t backlogged, max_backlog, unsent;

@@ -10,6 +10,7 @@ byte for byte.
     python3 tests/e2e/load.py /path/to/rdmaperf
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -88,6 +89,25 @@ def test_load_curve(binary):
           "closed" in text.out, "text:\n" + text.describe())
 
 
+def test_load_plot(binary):
+    with tempfile.TemporaryDirectory() as d:
+        svg = os.path.join(d, "curve.svg")
+        with Server(binary) as srv:
+            r = client(binary, srv.port,
+                       BASE + ["-q", "16", "--load-curve", "3", "-C", "1000",
+                               "--plot", svg])
+        check(r.rc == 0 and os.path.exists(svg), r.describe())
+        text = open(svg).read()
+        check("latency from intended start" in text and
+              text.count('class="series"') == 1,
+              "the load-curve plot lacks its axis or its one series")
+        if shutil.which("rsvg-convert"):
+            png = os.path.join(d, "curve.png")
+            rc = subprocess.call(["rsvg-convert", svg, "-o", png])
+            check(rc == 0 and os.path.getsize(png) > 1000,
+                  "rsvg-convert could not render the load curve")
+
+
 def test_signal_post_list(binary):
     with Server(binary) as srv:
         for op in ("write", "send"):
@@ -147,6 +167,7 @@ if __name__ == "__main__":
         ("rate achieved", test_rate_achieved),
         ("rate saturated", test_rate_saturated),
         ("load curve", test_load_curve),
+        ("load curve plot", test_load_plot),
         ("signal and post list", test_signal_post_list),
         ("bad values", test_bad_values),
         ("report round trip", test_report_round_trip),
