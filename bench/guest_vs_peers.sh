@@ -16,7 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${RP_VM:-}" ] && [ -z "${RP_BENCH_ADDR:-}" ]; then
 	# The variables the two scripts read, passed into the guest.
 	vars=()
-	for v in RP_BENCH_ONLY ROUNDS SWEEP_ITERS SWEEP_MAX SWEEP_DEPTH STREAMS \
+	for v in RP_BENCH_ONLY ROUNDS SWEEP_ITERS SWEEP_MAX SWEEP_DEPTH STREAMS MSG_ITERS MSG_SIZES \
 		STREAM_SIZE LAT_ITERS PT_EXTRA WAIT RS_SIZES RS_LAT_ITERS \
 		RS_BW_BYTES RS_WARMUP RS_TIMEOUT; do
 		[ -z "${!v:-}" ] || vars+=("$v=${!v}")

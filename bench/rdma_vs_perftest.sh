@@ -17,6 +17,11 @@
 #            ib_{write,read,send}_bw -s SIZE -t DEPTH -n ITERS
 #   lat      unloaded p50 at 2 B (half round trip for write and send)
 #            against ib_write_lat / ib_send_lat's t_typical (their median)
+#   msgrate  write and send at 2 B and 64 B, depth 128, MSG_ITERS messages
+#            against ib_<op>_bw with its default batching (a completion per
+#            100 work requests, one work request a post): rdmaperf
+#            --signal 100 --post-list 1 (the same batching), and rdmaperf's
+#            defaults (a completion per operation, all free slots a post)
 #
 # Like for like: the same message count per size (perftest's -n is
 # rdmaperf's -C, per QP / per stream), the same depth, no warm-up on
@@ -44,7 +49,7 @@
 #      ROUNDS (3: sweep and streams, medians), SWEEP_ITERS (5000 as
 #      ib_write_bw -a, 1000 in the emulated guest), SWEEP_MAX (1048576),
 #      SWEEP_DEPTH (128), STREAMS (4), STREAM_SIZE (65536), LAT_ITERS
-#      (2000), PT_EXTRA (more perftest options, for every perftest run),
+#      (2000), MSG_ITERS (20000), MSG_SIZES ("2 64"), PT_EXTRA (more perftest options, for every perftest run),
 #      RP_BENCH_KEEP (a directory for the raw outputs: perftest's, rdmaperf's
 #      JSON)
 # Emulated RDMA is slow: only the ratios mean something there.
@@ -66,12 +71,13 @@ if [ -z "${RP_VM:-}" ] && [ -z "${RP_BENCH_ADDR:-}" ]; then
 		SWEEP_DEPTH="${SWEEP_DEPTH:-}" STREAMS="${STREAMS:-}" \
 		ROUNDS="${ROUNDS:-}" \
 		STREAM_SIZE="${STREAM_SIZE:-}" LAT_ITERS="${LAT_ITERS:-}" \
+		MSG_ITERS="${MSG_ITERS:-}" MSG_SIZES="${MSG_SIZES:-}" \
 		PT_EXTRA="${PT_EXTRA:-}" \
 		bash "$HERE/rdma_vs_perftest.sh" "$RP" "$SIZE" "$ITERS" "$DEPTH"
 fi
 # shellcheck source=bench/common.sh
 . "$HERE/common.sh"
-ONLY=${RP_BENCH_ONLY:-sweep streams ops lat}
+ONLY=${RP_BENCH_ONLY:-sweep streams ops lat msgrate}
 if [ -n "${RP_VM:-}" ]; then
 	SWEEP_ITERS=${SWEEP_ITERS:-1000} # 2 GiB a tool to 1 MiB: ~100 s on rxe
 else
@@ -83,6 +89,8 @@ SWEEP_DEPTH=${SWEEP_DEPTH:-128}
 STREAMS=${STREAMS:-4}
 STREAM_SIZE=${STREAM_SIZE:-65536}
 LAT_ITERS=${LAT_ITERS:-2000}
+MSG_ITERS=${MSG_ITERS:-20000}
+MSG_SIZES=${MSG_SIZES:-2 64}
 PT_EXTRA=${PT_EXTRA:-}
 ADDR=${RP_BENCH_ADDR:-$RP_VM_ADDR}
 DEV=${RP_BENCH_DEV:-rxe0}
@@ -320,6 +328,47 @@ ops() {
 	done
 }
 
+# Message rate (issue 12): small writes and sends at depth 128 against
+# ib_<op>_bw with its default batching (a completion per 100 work requests,
+# -Q 100; one work request per post call, -l 1). rdmaperf twice: batched as
+# perftest (--signal 100 --post-list 1), and with its defaults (a
+# completion per operation, every free slot in one post call).
+msgrate() {
+	local op size r inl pt like=() own=()
+	echo "== message rate, depth 128, $MSG_ITERS messages, $ROUNDS rounds:" \
+		"ib_<op>_bw -s SIZE -t 128 -n $MSG_ITERS (its defaults: -Q 100 -l 1)"
+	bench_header
+	for op in write send; do
+		for size in $MSG_SIZES; do
+			like=() own=()
+			for r in $(seq 1 "$ROUNDS"); do
+				pt=$tmp/mr-$op-$size.$r
+				msgrate_pt
+				msgrate_rp like --signal 100 --post-list 1
+				msgrate_rp own
+				like+=("$pt.like.json" "$pt.rows")
+				own+=("$pt.own.json" "$pt.rows")
+			done
+			table "$op signal 100" "${like[@]}" | grep Mmsg || true
+			table "$op default" "${own[@]}" | grep Mmsg || true
+		done
+	done
+}
+# The halves of a msgrate() round, whose locals they see.
+msgrate_pt() {
+	perftest "$pt.pt" "ib_${op}_bw" -F -s "$size" -t 128 \
+		-n "$MSG_ITERS" || true
+	pt_rows "$pt.pt" >"$pt.rows"
+	inl=$(pt_inline "$pt.pt")
+}
+msgrate_rp() { # msgrate_rp NAME RDMAPERF_ARGS...
+	local name=$1
+	shift
+	rp -o "$op" -S "$size" -q 128 -C "$MSG_ITERS" --warmup 0 \
+		--no-latency --inline "${inl:-0}" "$@" >"$pt.$name.json" || true
+	keep "$pt.$name.json"
+}
+
 lat() {
 	local op a b inl
 	echo "== unloaded latency, 2 B, $LAT_ITERS ping-pongs: rdmaperf's p50" \
@@ -344,7 +393,7 @@ echo "# rdmaperf $("$RP" --version 2>/dev/null | head -n 1) vs" \
 # RP_BENCH_ONLY to both) are left to it.
 for section in $ONLY; do
 	case $section in
-	sweep | streams | ops | lat) "$section"; echo ;;
+	sweep | streams | ops | lat | msgrate) "$section"; echo ;;
 	rsocket | tcp) ;;
 	*) echo "bench: unknown section $section" >&2; exit 2 ;;
 	esac

@@ -18,6 +18,9 @@ struct ibv_send_wr *rv_prep(struct rv_stream *s, uint32_t slot, uint64_t seq)
 	w->wr_id = seq;
 	w->next = NULL;
 	w->imm_data = htobe32((uint32_t)seq);
+	/* signaled unless rv_post says otherwise (--signal): a ping that
+	 * waits for its own completion must get one */
+	w->send_flags |= IBV_SEND_SIGNALED;
 	s->op->prep(s, w, slot, seq);
 	return w;
 }
