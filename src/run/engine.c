@@ -6,7 +6,6 @@
  * and the completions of that turn.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,7 +160,7 @@ static int bw_sleep(struct bw_run *r, uint64_t now)
 {
 	const struct rp_xport_ops *ops = r->b[0].es->s->ops;
 	uint64_t wake = now + 100 * RP_NS_PER_MS;
-	nfds_t k = 0;
+	rp_nfds_t k = 0;
 	unsigned int i;
 	int ret;
 
@@ -177,7 +176,7 @@ static int bw_sleep(struct bw_run *r, uint64_t now)
 	}
 	if (r->end_ns && r->end_ns > now && r->end_ns < wake)
 		wake = r->end_ns;
-	ret = (ops->wait_poll ? ops->wait_poll : poll)(
+	ret = (ops->wait_poll ? ops->wait_poll : rp_poll)(
 		r->pfd, k,
 		(int)((wake - now + RP_NS_PER_MS - 1) / RP_NS_PER_MS));
 	return ret < 0 && errno != EINTR ? -errno : 0;
