@@ -73,8 +73,8 @@ build_cjson() {
 	local src obj version
 	src=$(find "$BUILD/cjson-src" -maxdepth 2 -name cJSON.c | head -n 1)
 	[ -n "$src" ] || { say "no cJSON source under $BUILD/cjson-src"; return 1; }
-	version=$(sed -n 's/^project(cJSON.*VERSION \([0-9.]*\).*/\1/p' \
-		"$(dirname "$src")/CMakeLists.txt")
+	version=$(sed -n 's/^#define CJSON_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
+		"$(dirname "$src")/cJSON.h" | paste -sd.)
 	say "building cJSON ${version:-?} for $HOST"
 	mkdir -p "$PREFIX/include/cjson" "$PREFIX/lib/pkgconfig"
 	obj=$BUILD/cjson-src/cJSON.o
@@ -104,5 +104,5 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
 		>/dev/null
 fi
 RP_WIN_PREFIX=$PREFIX cmake --build "$BUILD" --target rdmaperf \
-	-j"$(nproc)" >&2
+	-j"${RP_JOBS:-$(nproc)}" >&2
 echo "$BUILD/rdmaperf.exe"

@@ -2,21 +2,26 @@
 /*
  * Windows side of platform/cpu.h: GetProcessTimes and GetThreadTimes for
  * the process, GetSystemTimes for the host (its kernel time includes idle
- * time; no interrupt split, no per-CPU counters: those read 0), the
- * nominal clock from the registry, thread affinity masks. Times count in
- * the system's 100 ns units, which are the "ticks" here.
+ * time; no interrupt split, no per-CPU counters: those read 0), thread
+ * affinity masks. Times count in
+ * the system's 100 ns units, which are the "ticks" here. The CPU clock is
+ * an invariant TSC's rate measured against QueryPerformanceCounter, or
+ * none.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 
+#include <cpuid.h>
 #include <windows.h>
+#include <x86intrin.h>
 
 #include "platform/cpu.h"
 
-#define TICKS_PER_S 10000000L /* FILETIME counts 100 ns */
-#define HZ_MIN	    1e7	      /* a clock outside 10 MHz..100 GHz is junk */
-#define HZ_MAX	    1e11
+#define TICKS_PER_S   10000000L /* FILETIME counts 100 ns */
+#define HZ_MIN	      1e7	/* a clock outside 10 MHz..100 GHz is junk */
+#define HZ_MAX	      1e11
+#define TSC_WINDOW_MS 20
 
 static uint64_t ft_ticks(const FILETIME *ft)
 {
@@ -73,24 +78,67 @@ long rp_os_ticks_per_s(void)
 	return TICKS_PER_S;
 }
 
+/* A (TSC, QPC count) pair: the counter read between two TSC reads, the
+ * closest bracket of a few tries (an interrupt in between widens one). */
+static void tsc_pair(uint64_t *tsc, uint64_t *qpc)
+{
+	uint64_t best = UINT64_MAX;
+	LARGE_INTEGER q;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		uint64_t t0 = __rdtsc();
+		uint64_t t1;
+
+		QueryPerformanceCounter(&q);
+		t1 = __rdtsc();
+		if (i == 0 || t1 - t0 < best) {
+			best = t1 - t0;
+			*tsc = t0 + (t1 - t0) / 2;
+			*qpc = (uint64_t)q.QuadPart;
+		}
+	}
+}
+
+/* An invariant TSC (CPUID 0x80000007, EDX bit 8): its rate is the clock. */
+static bool invariant_tsc(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
+		return false;
+	__get_cpuid(0x80000007, &a, &b, &c, &d);
+	return d & (1u << 8);
+}
+
+/* The TSC's rate against QueryPerformanceCounter over TSC_WINDOW_MS. */
+static double tsc_hz(void)
+{
+	LARGE_INTEGER f;
+	uint64_t c0, q0, c1, q1;
+
+	if (!invariant_tsc() || !QueryPerformanceFrequency(&f))
+		return 0;
+	tsc_pair(&c0, &q0);
+	Sleep(TSC_WINDOW_MS);
+	tsc_pair(&c1, &q1);
+	if (q1 <= q0 || c1 <= c0)
+		return 0;
+	return (double)(c1 - c0) * (double)f.QuadPart / (double)(q1 - q0);
+}
+
 static pthread_once_t hz_once = PTHREAD_ONCE_INIT;
 static double hz_value;
 static const char *hz_source = "none";
 
-/* The nominal clock Windows found at boot ("~MHz" of CPU 0). */
 static void hz_init(void)
 {
-	DWORD mhz = 0, len = sizeof(mhz);
+	double hz = tsc_hz();
 
-	if (RegGetValueA(HKEY_LOCAL_MACHINE,
-			 "HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
-			 "~MHz", RRF_RT_REG_DWORD, NULL, &mhz,
-			 &len) != ERROR_SUCCESS)
-		return;
-	if ((double)mhz * 1e6 < HZ_MIN || (double)mhz * 1e6 > HZ_MAX)
-		return;
-	hz_value = (double)mhz * 1e6;
-	hz_source = "registry";
+	if (hz >= HZ_MIN && hz <= HZ_MAX) {
+		hz_value = hz;
+		hz_source = "tsc";
+	}
 }
 
 double rp_os_cpu_hz(const char **source)
