@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build rdmaperf.exe for Windows x86-64 (TCP only) with Debian's mingw-w64:
 #   scripts/build-windows.sh [BUILDDIR]      (default: build-windows)
-# Installs what it needs from Debian (mingw-w64, wine to run the result,
+# Installs what it needs from Debian (mingw-w64 for x86-64, wine to run it,
 # dpkg-dev to unpack sources), fetches Debian's cJSON source through apt
 # (a private deb-src list under BUILDDIR: the system's apt setup is left
 # alone), builds it for mingw into BUILDDIR/prefix, then rdmaperf.exe with
@@ -92,7 +92,8 @@ build_cjson() {
 	PC
 }
 
-install_pkgs mingw-w64 wine wine64 dpkg-dev cmake pkg-config make
+install_pkgs gcc-mingw-w64-x86-64-posix wine wine64 dpkg-dev cmake pkg-config \
+	make
 if [ ! -f "$PREFIX/lib/pkgconfig/libcjson.pc" ]; then
 	ls "$BUILD"/cjson-src/*/cJSON.c >/dev/null 2>&1 || fetch_cjson
 	build_cjson
@@ -101,7 +102,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
 	RP_WIN_PREFIX=$PREFIX cmake -S "$ROOT" -B "$BUILD" \
 		-DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/$HOST.cmake" \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DRP_WERROR=ON -DRP_RDMA=OFF \
-		>/dev/null
+		-DRP_TESTS=OFF >/dev/null
 fi
 RP_WIN_PREFIX=$PREFIX cmake --build "$BUILD" --target rdmaperf \
 	-j"${RP_JOBS:-$(nproc)}" >&2
