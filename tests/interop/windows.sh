@@ -3,7 +3,8 @@
 # tests/interop/windows.cmake).
 #   windows.sh build WINDIR            scripts/build-windows.sh WINDIR
 #   windows.sh run WINDIR NATIVE       wine WINDIR/rdmaperf.exe against
-#                                      NATIVE, both ways (interop.py)
+#                                      NATIVE, both ways (interop.py, then
+#                                      --auth-key: windows_auth.py)
 # Exit 77 (skipped, the reason on stdout) when mingw-w64 or wine is absent
 # and cannot be installed; under CI=true or RP_REQUIRE_CROSS=1 (what
 # scripts/test.sh sets in CI) that is a failure (exit 1).
@@ -59,7 +60,9 @@ run() {
 		req=(--require)
 	fi
 	python3 -B "$harness" --native "$native" \
-		--foreign "wine $dir/rdmaperf.exe" --name windows "${req[@]}"
+		--foreign "wine $dir/rdmaperf.exe" --name windows "${req[@]}" ||
+		return
+	python3 -B "$HERE/windows_auth.py" "$native" "wine $dir/rdmaperf.exe"
 }
 
 if [ "${1:-}" = build ] && [ $# -eq 2 ]; then
