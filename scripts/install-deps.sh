@@ -19,6 +19,10 @@ PKGS=(
 	python3-jsonschema librsvg2-bin
 	# peer tools the benchmarks compare against
 	perftest iperf3 sockperf
+	# the Windows build (scripts/build-windows.sh: mingw-w64 for x86-64
+	# only, with winpthreads) and its interop test under wine; dpkg-dev
+	# unpacks Debian's cJSON source for it
+	gcc-mingw-w64-x86-64-posix wine wine64 dpkg-dev
 )
 
 missing=()

@@ -6,17 +6,17 @@
  * is refused, and so is one that is empty or longer than RP_AUTH_KEY_MAX
  * bytes (a trailing newline is not part of the key).
  */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/parse.h"
+#include "platform/crypto.h"
+#include "platform/os.h"
+#include "platform/sock.h"
 
 #define ALLOW_ITEM_MAX 64 /* longer than any address with its prefix */
 
@@ -96,25 +96,24 @@ int rp_cli_o_allow(struct parse *p, const char *arg)
 /* Open @path for its key: a regular file only its owner may touch. */
 static int open_key(struct parse *p, const char *path, int *out)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	unsigned int perm = 0;
+	int fd = rp_os_open_read(path);
 
 	if (fd < 0)
 		return rp_cli_bad(p, "--auth-key: cannot open '%s': %s", path,
-				  strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+				  strerror(-fd));
+	if (rp_os_file_perm(fd, &perm)) {
 		close(fd);
 		return rp_cli_bad(p, "--auth-key: '%s' is not a regular file",
 				  path);
 	}
-	if (st.st_mode & 077) {
+	if (perm & 077) {
 		close(fd);
 		return rp_cli_bad(p,
 				  "--auth-key: permissions %04o for '%s' are "
 				  "too open: a key must be private to its "
 				  "owner (chmod 600 '%s')",
-				  (unsigned int)(st.st_mode & 07777), path,
-				  path);
+				  perm, path, path);
 	}
 	*out = fd;
 	return 0;
@@ -163,6 +162,6 @@ int rp_cli_o_auth_key(struct parse *p, const char *arg)
 	else
 		memcpy(a->key, buf, (size_t)n);
 	a->key_len = err ? 0 : (size_t)n;
-	explicit_bzero(buf, sizeof(buf));
+	rp_crypto_wipe(buf, sizeof(buf));
 	return err;
 }

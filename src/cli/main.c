@@ -2,18 +2,17 @@
 /* rdmaperf: main(): parse, then serve, run the tests, or both (loopback). */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <netdb.h>
 #include <unistd.h>
 
 #include "cli/live.h"
 #include "cli/options.h"
 #include "platform/net.h"
+#include "platform/os.h"
 #include "report/report.h"
 
 /* Set by the signal handler, read by every thread: a lock-free atomic is
@@ -31,11 +30,7 @@ static void on_signal(int sig)
 
 static void install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	rp_os_on_interrupt(on_signal);
 }
 
 static int open_server(const struct rp_config *cfg, struct rp_server **srv)
@@ -317,6 +312,10 @@ int main(int argc, char **argv)
 	enum rp_cli_action act;
 	char err[256];
 
+	if (rp_os_init()) {
+		fprintf(stderr, "rdmaperf: cannot start the network stack\n");
+		return 1;
+	}
 	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
 		usage_json(argc, argv, err);

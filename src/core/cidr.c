@@ -6,9 +6,7 @@
  * against an IPv6 prefix an IPv4 peer counts as its mapped address, so
  * ::/0 admits everyone and 10.0.0.0/8 admits 10.1.2.3 however it arrives.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 

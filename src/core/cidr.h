@@ -5,7 +5,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/socket.h>
+
+#include "platform/sock.h"
 
 /** One prefix: an IPv4 or IPv6 address and how many leading bits count. */
 struct rp_cidr {

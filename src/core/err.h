@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform/errnos.h"
+
 #define RP_ERR_LEN 256
 
 struct rp_err {

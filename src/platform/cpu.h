@@ -3,7 +3,9 @@
  * The operating system's CPU clocks: what a process (or a thread) has used,
  * and the whole host's busy and total time, including interrupt and
  * softirq work done for the network stack. core/cpu turns two samples into
- * the figures a result reports.
+ * the figures a result reports. Linux: getrusage, /proc/stat, /proc/cpuinfo
+ * (posix/cpu.c); Windows: GetProcessTimes, GetThreadTimes, GetSystemTimes,
+ * which have no irq, softirq or per-CPU counters: those read 0 (win/cpu.c).
  */
 #ifndef RP_PLATFORM_CPU_H
 #define RP_PLATFORM_CPU_H
@@ -49,7 +51,8 @@ long rp_os_ticks_per_s(void);
  * frequency measured against the monotonic clock where there is an
  * invariant TSC ("tsc"), else the nominal "cpu MHz" of /proc/cpuinfo
  * ("cpuinfo") or cpufreq's maximum ("cpufreq"); 0 and "none" when none
- * is known. Measured once (about 20 ms), then cached; thread-safe.
+ * is known (Windows: the TSC, against QueryPerformanceCounter, or none).
+ * Measured once (about 20 ms), then cached; thread-safe.
  */
 double rp_os_cpu_hz(const char **source);
 

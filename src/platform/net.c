@@ -1,34 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* POSIX side of platform/net.h. */
+/* platform/net.h, on any system: the differences live in platform/sock.h. */
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 
 #include "platform/net.h"
 #include "platform/wait.h"
-
-const struct rp_sock_calls rp_sock_kernel = {
-	.socket = socket,
-	.bind = bind,
-	.listen = listen,
-	.accept = accept,
-	.connect = connect,
-	.send = send,
-	.recv = recv,
-	.poll = poll,
-	.close = close,
-	.setsockopt = setsockopt,
-	.getsockopt = getsockopt,
-	.getsockname = getsockname,
-	.fcntl = fcntl,
-};
 
 int rp_net_host_parse(const char *in, char *out, size_t len)
 {
@@ -55,7 +35,7 @@ static int resolve_failed(const char *host, int gai, struct rp_err *why)
 {
 	int err = gai == EAI_MEMORY ? -ENOMEM : -EADDRNOTAVAIL;
 
-	if (gai == EAI_SYSTEM && errno) {
+	if (gai == RP_EAI_SYSTEM && errno) {
 		err = -errno;
 		return rp_errf(why, err, "cannot resolve %s: %s", host,
 			       strerror(-err));
@@ -91,15 +71,14 @@ int rp_net_resolve(const char *host, uint16_t port, bool passive,
 /* A socket listening on @sa. An IPv6 wildcard takes IPv4 too, whatever
  * net.ipv6.bindv6only says. */
 static int listen_on(const struct rp_sock_calls *c, const struct sockaddr *sa,
-		     socklen_t sl, int backlog, int *fd)
+		     socklen_t sl, int backlog, rp_sock_t *fd)
 {
 	const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)sa;
 	int one = 1, zero = 0, err;
 
 	*fd = c->socket(sa->sa_family, SOCK_STREAM, 0);
-	if (*fd < 0)
+	if (!rp_sock_valid(*fd))
 		return -errno;
-	c->fcntl(*fd, F_SETFD, FD_CLOEXEC);
 	c->setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (sa->sa_family == AF_INET6 &&
 	    IN6_IS_ADDR_UNSPECIFIED(&a6->sin6_addr))
@@ -109,14 +88,14 @@ static int listen_on(const struct rp_sock_calls *c, const struct sockaddr *sa,
 		return 0;
 	err = -errno;
 	c->close(*fd);
-	*fd = -1;
+	*fd = RP_SOCK_INVALID;
 	return err;
 }
 
 /* Every address: IPv6 and IPv4 on one socket, IPv4 alone where the host
  * has no IPv6 (a port in use or forbidden is that on both). */
 static int listen_any(const struct rp_sock_calls *c, uint16_t port, int backlog,
-		      int *fd)
+		      rp_sock_t *fd)
 {
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
 				   .sin6_port = htons(port),
@@ -134,7 +113,7 @@ static int listen_any(const struct rp_sock_calls *c, uint16_t port, int backlog,
 }
 
 int rp_net_listen(const struct rp_sock_calls *c, const char *host,
-		  uint16_t port, int backlog, int *fd)
+		  uint16_t port, int backlog, rp_sock_t *fd)
 {
 	struct addrinfo *res, *ai;
 	int err;
@@ -154,7 +133,7 @@ int rp_net_listen(const struct rp_sock_calls *c, const char *host,
 	return err;
 }
 
-int rp_net_local_port(const struct rp_sock_calls *c, int fd)
+int rp_net_local_port(const struct rp_sock_calls *c, rp_sock_t fd)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -183,22 +162,19 @@ bool rp_net_accept_failed(int err, uint64_t deadline_ns)
 	return true;
 }
 
-int rp_net_set_nonblock(const struct rp_sock_calls *c, int fd)
+int rp_net_set_nonblock(const struct rp_sock_calls *c, rp_sock_t fd)
 {
-	int fl = c->fcntl(fd, F_GETFL);
-
-	if (fl < 0 || c->fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -errno;
-	return 0;
+	return c->set_nonblock(fd) < 0 ? -errno : 0;
 }
 
 static int dial_one(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		    uint64_t deadline_ns, int *out)
+		    uint64_t deadline_ns, rp_sock_t *out)
 {
-	int fd = c->socket(ai->ai_family, SOCK_STREAM, 0), err = 0;
+	rp_sock_t fd = c->socket(ai->ai_family, SOCK_STREAM, 0);
+	int err = 0;
 	socklen_t len = sizeof(err);
 
-	if (fd < 0)
+	if (!rp_sock_valid(fd))
 		return -errno;
 	err = rp_net_set_nonblock(c, fd);
 	if (err)
@@ -225,7 +201,7 @@ out_close:
 }
 
 int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		      uint64_t deadline_ns, int *fd)
+		      uint64_t deadline_ns, rp_sock_t *fd)
 {
 	int err = -EHOSTUNREACH;
 
@@ -238,7 +214,7 @@ int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
 }
 
 int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
-		uint64_t deadline_ns, int *fd)
+		uint64_t deadline_ns, rp_sock_t *fd)
 {
 	struct addrinfo *res;
 	int err;
@@ -265,7 +241,7 @@ static void unmap_v4(struct sockaddr_storage *ss, socklen_t *len)
 	*len = sizeof(a4);
 }
 
-int rp_net_sock_addr(int fd, bool peer, char *buf, size_t len)
+int rp_net_sock_addr(rp_sock_t fd, bool peer, char *buf, size_t len)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
@@ -274,18 +250,18 @@ int rp_net_sock_addr(int fd, bool peer, char *buf, size_t len)
 	err = peer ? getpeername(fd, (struct sockaddr *)&ss, &sl)
 		   : getsockname(fd, (struct sockaddr *)&ss, &sl);
 	if (err < 0)
-		return -errno;
+		return -rp_net_errno();
 	unmap_v4(&ss, &sl);
 	err = getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)len, NULL,
 			  0, NI_NUMERICHOST);
-	if (err == EAI_SYSTEM)
+	if (err == RP_EAI_SYSTEM)
 		return -errno;
-	if (err == EAI_OVERFLOW)
+	if (err == RP_EAI_OVERFLOW)
 		return -ENAMETOOLONG;
 	return err ? -EAFNOSUPPORT : 0;
 }
 
-int rp_net_xfer_all(const struct rp_sock_calls *c, int fd, void *buf,
+int rp_net_xfer_all(const struct rp_sock_calls *c, rp_sock_t fd, void *buf,
 		    size_t len, bool tx, uint64_t deadline_ns)
 {
 	uint8_t *p = buf;
@@ -295,8 +271,8 @@ int rp_net_xfer_all(const struct rp_sock_calls *c, int fd, void *buf,
 
 	while (off < len) {
 		n = tx ? c->send(fd, p + off, len - off,
-				 MSG_DONTWAIT | MSG_NOSIGNAL)
-		       : c->recv(fd, p + off, len - off, MSG_DONTWAIT);
+				 RP_MSG_DONTWAIT | RP_MSG_NOSIGNAL)
+		       : c->recv(fd, p + off, len - off, RP_MSG_DONTWAIT);
 		if (n > 0) {
 			off += (size_t)n;
 			continue;

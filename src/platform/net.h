@@ -15,14 +15,12 @@
 #ifndef RP_PLATFORM_NET_H
 #define RP_PLATFORM_NET_H
 
-#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
-#include <sys/types.h>
 
 #include "core/err.h"
+#include "platform/sock.h"
 
 struct addrinfo;
 
@@ -30,22 +28,25 @@ struct addrinfo;
  * interface name (15), the final NUL. */
 #define RP_NET_ADDR_LEN 64
 
+/* The calls follow POSIX: -1 (RP_SOCK_INVALID) and errno on failure. */
 struct rp_sock_calls {
-	int (*socket)(int domain, int type, int protocol);
-	int (*bind)(int fd, const struct sockaddr *addr, socklen_t len);
-	int (*listen)(int fd, int backlog);
-	int (*accept)(int fd, struct sockaddr *addr, socklen_t *len);
-	int (*connect)(int fd, const struct sockaddr *addr, socklen_t len);
-	ssize_t (*send)(int fd, const void *buf, size_t len, int flags);
-	ssize_t (*recv)(int fd, void *buf, size_t len, int flags);
-	int (*poll)(struct pollfd *fds, nfds_t nfds, int timeout);
-	int (*close)(int fd);
-	int (*setsockopt)(int fd, int level, int name, const void *val,
+	rp_sock_t (*socket)(int domain, int type, int protocol);
+	int (*bind)(rp_sock_t fd, const struct sockaddr *addr, socklen_t len);
+	int (*listen)(rp_sock_t fd, int backlog);
+	rp_sock_t (*accept)(rp_sock_t fd, struct sockaddr *addr,
+			    socklen_t *len);
+	int (*connect)(rp_sock_t fd, const struct sockaddr *addr,
+		       socklen_t len);
+	ssize_t (*send)(rp_sock_t fd, const void *buf, size_t len, int flags);
+	ssize_t (*recv)(rp_sock_t fd, void *buf, size_t len, int flags);
+	int (*poll)(struct pollfd *fds, rp_nfds_t nfds, int timeout);
+	int (*close)(rp_sock_t fd);
+	int (*setsockopt)(rp_sock_t fd, int level, int name, const void *val,
 			  socklen_t len);
-	int (*getsockopt)(int fd, int level, int name, void *val,
+	int (*getsockopt)(rp_sock_t fd, int level, int name, void *val,
 			  socklen_t *len);
-	int (*getsockname)(int fd, struct sockaddr *addr, socklen_t *len);
-	int (*fcntl)(int fd, int cmd, ...);
+	int (*getsockname)(rp_sock_t fd, struct sockaddr *addr, socklen_t *len);
+	int (*set_nonblock)(rp_sock_t fd); /* 0 or -1 */
 	/* When nonzero, an idle side sleeps this long instead of waiting in
 	 * poll(): rpoll() can sleep far past its timeout while the peer's
 	 * rsocket sends internal updates, and would miss the stop flag. */
@@ -89,10 +90,10 @@ int rp_net_resolve(const char *host, uint16_t port, bool passive,
  * does not resolve; rp_net_resolve says why).
  */
 int rp_net_listen(const struct rp_sock_calls *c, const char *host,
-		  uint16_t port, int backlog, int *fd);
+		  uint16_t port, int backlog, rp_sock_t *fd);
 
 /** rp_net_local_port - the port @fd is bound to, or -errno. */
-int rp_net_local_port(const struct rp_sock_calls *c, int fd);
+int rp_net_local_port(const struct rp_sock_calls *c, rp_sock_t fd);
 
 /**
  * rp_net_dial_addrs - connect to each address of the list @ai in turn
@@ -102,14 +103,14 @@ int rp_net_local_port(const struct rp_sock_calls *c, int fd);
  * tried (-EHOSTUNREACH for an empty list).
  */
 int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		      uint64_t deadline_ns, int *fd);
+		      uint64_t deadline_ns, rp_sock_t *fd);
 
 /**
  * rp_net_dial - rp_net_resolve() then rp_net_dial_addrs(), for a caller
  * with no use for the reason: -EHOSTUNREACH when @host does not resolve.
  */
 int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
-		uint64_t deadline_ns, int *fd);
+		uint64_t deadline_ns, rp_sock_t *fd);
 
 /**
  * rp_net_sock_addr - the numeric address (no port, no brackets) of a
@@ -119,7 +120,7 @@ int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
  * with its %scope, so that getaddrinfo() takes it back.
  * Return: 0 or -errno.
  */
-int rp_net_sock_addr(int fd, bool peer, char *buf, size_t len);
+int rp_net_sock_addr(rp_sock_t fd, bool peer, char *buf, size_t len);
 
 /**
  * rp_net_xfer_all - send (@tx) or receive exactly @len bytes of @buf on
@@ -128,7 +129,7 @@ int rp_net_sock_addr(int fd, bool peer, char *buf, size_t len);
  * Return: 0; -ECONNRESET when the peer closed before @len bytes came;
  * -ETIMEDOUT at the deadline; or the socket's -errno.
  */
-int rp_net_xfer_all(const struct rp_sock_calls *c, int fd, void *buf,
+int rp_net_xfer_all(const struct rp_sock_calls *c, rp_sock_t fd, void *buf,
 		    size_t len, bool tx, uint64_t deadline_ns);
 
 /**
@@ -142,6 +143,6 @@ int rp_net_xfer_all(const struct rp_sock_calls *c, int fd, void *buf,
 bool rp_net_accept_failed(int err, uint64_t deadline_ns);
 
 /** rp_net_set_nonblock - make @fd non-blocking. Return: 0 or -errno. */
-int rp_net_set_nonblock(const struct rp_sock_calls *c, int fd);
+int rp_net_set_nonblock(const struct rp_sock_calls *c, rp_sock_t fd);
 
 #endif

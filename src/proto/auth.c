@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * --auth-key: the mutual challenge-response of auth.h over the control
- * connection. The crypto is libcrypto's: HMAC() for the proofs, RAND_bytes
- * for the nonces, CRYPTO_memcmp to compare a proof in constant time.
+ * connection. The crypto is the platform's (platform/crypto.h): HMAC-SHA256
+ * for the proofs, its random generator for the nonces, a comparison in
+ * constant time for a proof.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
-
+#include "platform/crypto.h"
 #include "proto/auth.h"
 #include "proto/proto.h"
 
@@ -30,17 +27,12 @@ int rp_auth_proof(const uint8_t *key, size_t key_len, enum rp_auth_side side,
 		  uint8_t out[RP_AUTH_MAC_BYTES])
 {
 	uint8_t msg[LABEL_BYTES + 2 * RP_AUTH_NONCE_BYTES];
-	unsigned int len = 0;
 
 	memcpy(msg, labels[side], LABEL_BYTES);
 	memcpy(msg + LABEL_BYTES, first, RP_AUTH_NONCE_BYTES);
 	memcpy(msg + LABEL_BYTES + RP_AUTH_NONCE_BYTES, second,
 	       RP_AUTH_NONCE_BYTES);
-	if (!HMAC(EVP_sha256(), key, (int)key_len, msg, sizeof(msg), out,
-		  &len) ||
-	    len != RP_AUTH_MAC_BYTES)
-		return -EIO;
-	return 0;
+	return rp_hmac_sha256(key, key_len, msg, sizeof(msg), out);
 }
 
 /* ---- hex fields ------------------------------------------------------ */
@@ -100,7 +92,7 @@ static bool add_hex(cJSON *obj, const char *name, const uint8_t *raw)
 
 static int new_nonce(uint8_t out[RP_AUTH_NONCE_BYTES], struct rp_err *why)
 {
-	if (RAND_bytes(out, RP_AUTH_NONCE_BYTES) != 1)
+	if (rp_crypto_random(out, RP_AUTH_NONCE_BYTES))
 		return rp_errf(why, -EIO, "no random source for a nonce");
 	return 0;
 }
@@ -115,17 +107,17 @@ static int check_proof(const cJSON *msg, const uint8_t *key, size_t key_len,
 	int err = rp_auth_proof(key, key_len, side, first, second, want);
 
 	if (err)
-		return rp_errf(why, err, "HMAC-SHA256 failed in libcrypto");
+		return rp_errf(why, err, "HMAC-SHA256 failed");
 	if (!get_hex(msg, "mac", got))
 		return rp_errf(why, -EACCES, "the %s's AUTH has no proof", who);
-	if (CRYPTO_memcmp(want, got, sizeof(want)))
+	if (!rp_crypto_memeq(want, got, sizeof(want)))
 		return rp_errf(why, -EACCES,
 			       "the %s's proof is wrong: another key?", who);
 	return 0;
 }
 
 /* The server's AUTH {nonce, mac}. */
-static int send_auth(int fd, const uint8_t *nonce, const uint8_t *mac,
+static int send_auth(rp_sock_t fd, const uint8_t *nonce, const uint8_t *mac,
 		     int timeout_ms, struct rp_err *why)
 {
 	cJSON *msg = cJSON_CreateObject();
@@ -140,8 +132,8 @@ static int send_auth(int fd, const uint8_t *nonce, const uint8_t *mac,
 }
 
 /* The server's answer to HELLO: AUTH into *@msg, or why not. */
-static int recv_server_auth(int fd, int timeout_ms, cJSON **msg, cJSON **error,
-			    struct rp_err *why)
+static int recv_server_auth(rp_sock_t fd, int timeout_ms, cJSON **msg,
+			    cJSON **error, struct rp_err *why)
 {
 	uint16_t type;
 	int err = rp_proto_recv(fd, timeout_ms, &type, msg);
@@ -166,7 +158,7 @@ static int recv_server_auth(int fd, int timeout_ms, cJSON **msg, cJSON **error,
 		       rp_proto_type_name(type));
 }
 
-static int send_client_hello(int fd, const uint8_t *nonce, int timeout_ms,
+static int send_client_hello(rp_sock_t fd, const uint8_t *nonce, int timeout_ms,
 			     struct rp_err *why)
 {
 	cJSON *hello = cJSON_CreateObject();
@@ -191,7 +183,7 @@ static int client_answer(const uint8_t *key, size_t key_len, const uint8_t *nc,
 	int err = rp_auth_proof(key, key_len, RP_AUTH_CLIENT, ns, nc, mac);
 
 	if (err)
-		return rp_errf(why, err, "HMAC-SHA256 failed in libcrypto");
+		return rp_errf(why, err, "HMAC-SHA256 failed");
 	*answer = cJSON_CreateObject();
 	if (!*answer || !add_hex(*answer, "mac", mac)) {
 		cJSON_Delete(*answer);
@@ -201,8 +193,9 @@ static int client_answer(const uint8_t *key, size_t key_len, const uint8_t *nc,
 	return 0;
 }
 
-int rp_auth_client(int fd, const uint8_t *key, size_t key_len, int timeout_ms,
-		   cJSON **answer, cJSON **error, struct rp_err *why)
+int rp_auth_client(rp_sock_t fd, const uint8_t *key, size_t key_len,
+		   int timeout_ms, cJSON **answer, cJSON **error,
+		   struct rp_err *why)
 {
 	uint8_t nc[RP_AUTH_NONCE_BYTES], ns[RP_AUTH_NONCE_BYTES];
 	cJSON *msg = NULL;
@@ -262,7 +255,7 @@ static int client_gave_up(const cJSON *error, struct rp_err *why)
 }
 
 /* The client's answer to the server's AUTH: its own AUTH into *@msg. */
-static int recv_client_auth(int fd, int timeout_ms, cJSON **msg,
+static int recv_client_auth(rp_sock_t fd, int timeout_ms, cJSON **msg,
 			    struct rp_err *why)
 {
 	uint16_t type;
@@ -283,7 +276,7 @@ static int recv_client_auth(int fd, int timeout_ms, cJSON **msg,
 	return err;
 }
 
-int rp_auth_server(int fd, const uint8_t *key, size_t key_len,
+int rp_auth_server(rp_sock_t fd, const uint8_t *key, size_t key_len,
 		   const cJSON *hello, int timeout_ms, struct rp_err *why)
 {
 	uint8_t nc[RP_AUTH_NONCE_BYTES], ns[RP_AUTH_NONCE_BYTES];
@@ -296,7 +289,7 @@ int rp_auth_server(int fd, const uint8_t *key, size_t key_len,
 		err = new_nonce(ns, why);
 	if (!err &&
 	    (err = rp_auth_proof(key, key_len, RP_AUTH_SERVER, nc, ns, mac)))
-		rp_errf(why, err, "HMAC-SHA256 failed in libcrypto");
+		rp_errf(why, err, "HMAC-SHA256 failed");
 	if (!err)
 		err = send_auth(fd, ns, mac, timeout_ms, why);
 	if (!err)

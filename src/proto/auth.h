@@ -2,7 +2,8 @@
 /*
  * --auth-key: both ends prove they hold the same key before anything else
  * is said, each over a fresh random challenge from the other (HMAC-SHA256,
- * OpenSSL's libcrypto). K the key, Nc and Ns 32 random bytes each:
+ * from platform/crypto.h: libcrypto, or BCrypt on Windows). K the key, Nc
+ * and Ns 32 random bytes each:
  *
  *   C -> S  HELLO {proto, auth: "hmac-sha256", nonce: hex(Nc)}
  *   S -> C  AUTH  {nonce: hex(Ns),
@@ -30,6 +31,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
+#include "platform/sock.h"
 
 #define RP_AUTH_METHOD	    "hmac-sha256"
 #define RP_AUTH_NONCE_BYTES 32
@@ -46,7 +48,7 @@ enum rp_auth_side {
  * rp_auth_proof - HMAC-SHA256 under @key of @side's label, then @first
  * and @second (RP_AUTH_NONCE_BYTES each: the nonce of the side that
  * checks this proof first).
- * Return: 0, or -EIO when libcrypto fails.
+ * Return: 0, or -EIO when the crypto library fails.
  */
 int rp_auth_proof(const uint8_t *key, size_t key_len, enum rp_auth_side side,
 		  const uint8_t *first, const uint8_t *second,
@@ -62,10 +64,12 @@ int rp_auth_proof(const uint8_t *key, size_t key_len, enum rp_auth_side side,
  * @why: the reason of a failure, for this side's user only.
  * Return: 0; -EACCES when the server's proof is wrong or missing (the
  * server has been told ERROR auth); -EREMOTEIO with *@error; -ENOMEM;
- * -EIO (no random source, libcrypto); the errors of rp_proto_send/recv.
+ * -EIO (no random source, the crypto library); the errors of
+ * rp_proto_send/recv.
  */
-int rp_auth_client(int fd, const uint8_t *key, size_t key_len, int timeout_ms,
-		   cJSON **answer, cJSON **error, struct rp_err *why);
+int rp_auth_client(rp_sock_t fd, const uint8_t *key, size_t key_len,
+		   int timeout_ms, cJSON **answer, cJSON **error,
+		   struct rp_err *why);
 
 /**
  * rp_auth_server - the server's half, after the client's HELLO @hello:
@@ -77,7 +81,7 @@ int rp_auth_client(int fd, const uint8_t *key, size_t key_len, int timeout_ms,
  * -ECONNABORTED when the client sent ERROR; -ENOMEM; -EIO; the errors of
  * rp_proto_send/recv.
  */
-int rp_auth_server(int fd, const uint8_t *key, size_t key_len,
+int rp_auth_server(rp_sock_t fd, const uint8_t *key, size_t key_len,
 		   const cJSON *hello, int timeout_ms, struct rp_err *why);
 
 #endif

@@ -24,12 +24,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "core/clock.h"
 #include "core/json.h"
@@ -169,7 +167,8 @@ static int frame(uint16_t type, const char *json, size_t len, uint8_t **out)
 	return 0;
 }
 
-int rp_proto_send(int fd, uint16_t type, const cJSON *body, int timeout_ms)
+int rp_proto_send(rp_sock_t fd, uint16_t type, const cJSON *body,
+		  int timeout_ms)
 {
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
 	char *json = NULL;
@@ -196,7 +195,7 @@ int rp_proto_send(int fd, uint16_t type, const cJSON *body, int timeout_ms)
 	return ret;
 }
 
-int rp_proto_recv(int fd, int timeout_ms, uint16_t *type, cJSON **body)
+int rp_proto_recv(rp_sock_t fd, int timeout_ms, uint16_t *type, cJSON **body)
 {
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
 	uint8_t hdr[RP_PROTO_HDR_LEN];
@@ -225,7 +224,7 @@ int rp_proto_recv(int fd, int timeout_ms, uint16_t *type, cJSON **body)
 	return ret;
 }
 
-int rp_proto_send_error(int fd, const char *code, const char *message)
+int rp_proto_send_error(rp_sock_t fd, const char *code, const char *message)
 {
 	cJSON *obj = cJSON_CreateObject();
 	int ret = -ENOMEM;

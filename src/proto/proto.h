@@ -52,6 +52,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/spec.h"
+#include "platform/sock.h"
 
 #define RP_PROTO_MAGIC	      0x52445046u /* "RDPF" */
 #define RP_PROTO_MAJOR	      2
@@ -111,7 +112,8 @@ int rp_proto_body_parse(const char *buf, size_t len, cJSON **out);
  * @body: a JSON object, or NULL for an empty object.
  * Return: 0, -ETIMEDOUT, -EMSGSIZE, -EPIPE/-ECONNRESET or another -errno.
  */
-int rp_proto_send(int fd, uint16_t type, const cJSON *body, int timeout_ms);
+int rp_proto_send(rp_sock_t fd, uint16_t type, const cJSON *body,
+		  int timeout_ms);
 
 /**
  * rp_proto_recv - receive one message, waiting at most @timeout_ms in total.
@@ -120,13 +122,13 @@ int rp_proto_send(int fd, uint16_t type, const cJSON *body, int timeout_ms);
  * Return: 0; -ETIMEDOUT; -ECONNRESET when the peer closed; the header
  * errors of rp_proto_hdr_decode; -EBADMSG for a body that is not an object.
  */
-int rp_proto_recv(int fd, int timeout_ms, uint16_t *type, cJSON **body);
+int rp_proto_recv(rp_sock_t fd, int timeout_ms, uint16_t *type, cJSON **body);
 
 /**
  * rp_proto_send_error - send ERROR {"code": code, "message": message},
  * best effort, with a short timeout. Return: as rp_proto_send.
  */
-int rp_proto_send_error(int fd, const char *code, const char *message);
+int rp_proto_send_error(rp_sock_t fd, const char *code, const char *message);
 
 /**
  * rp_proto_error_text - for an ERROR body, "code: message" into @buf.

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "platform/os.h"
 #include "report/priv.h"
 #include "report/svg.h"
 
@@ -220,7 +221,7 @@ static void title(struct rp_plot *p)
 	FILE *m;
 
 	memset(p->title, 0, sizeof(p->title));
-	m = fmemopen(p->title, sizeof(p->title) - 1, "w");
+	m = rp_os_fmemopen(p->title, sizeof(p->title) - 1, "w");
 	if (!m)
 		return;
 	fputs("rdmaperf", m);

@@ -6,15 +6,9 @@
  * each phase (client_phase.c), BYE.
  */
 #include <errno.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <stdlib.h>
 
@@ -68,7 +62,8 @@ static int ctl_connect(struct client *c)
 	const struct rp_config *cfg = c->cfg;
 	struct rp_err why = { "" };
 	struct addrinfo *res;
-	int fd = -1, err, one = 1;
+	rp_sock_t fd = RP_SOCK_INVALID;
+	int err, one = 1;
 
 	err = rp_net_resolve(cfg->host, cfg->port, false, &res, &why);
 	if (err)
@@ -80,8 +75,8 @@ static int ctl_connect(struct client *c)
 		return fail(c->res, err, "connect",
 			    "cannot reach %s port %u: %s", cfg->host, cfg->port,
 			    strerror(-err));
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	c->fd = fd;
 	return 0;
 }
@@ -104,7 +99,7 @@ static int await_reply(struct client *c, uint16_t type, int *timeout_ms)
 	while (!atomic_load(intr)) {
 		*timeout_ms = rp_ms_left(deadline); /* -1: no deadline */
 		step = *timeout_ms < 0 || *timeout_ms > 100 ? 100 : *timeout_ms;
-		if (!*timeout_ms || poll(&pfd, 1, step) > 0)
+		if (!*timeout_ms || rp_poll(&pfd, 1, step) > 0)
 			return 0; /* poll's -1 is EINTR, the signal: look */
 	}
 	return -EINTR;
@@ -173,8 +168,8 @@ static int authenticate(struct client *c, cJSON **proof)
 		     "server: %s", text);
 	} else if (err == -EACCES) {
 		fail(c->res, err, "auth", "%s: %s", RP_AUTH_FAILED, why.msg);
-		close(c->fd);
-		c->fd = -1;
+		rp_net_close(c->fd);
+		c->fd = RP_SOCK_INVALID;
 	} else if (err) {
 		fail(c->res, err, "control", "%s", rp_err_text(&why, err));
 	}
@@ -477,7 +472,7 @@ static void release(struct client *c)
  * effort: the server may have ended the test already), then wait, bounded,
  * for the server to close: once it has, it is ready for the next test, so
  * a list of transports never finds it busy, even after one that failed. */
-static void part(int fd, const struct rp_result *res)
+static void part(rp_sock_t fd, const struct rp_result *res)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char buf[256];
@@ -488,7 +483,8 @@ static void part(int fd, const struct rp_result *res)
 		return;
 	if (!strcmp(res->error_code, "interrupted"))
 		return; /* the user is waiting: no next transport to serve */
-	while (poll(&pfd, 1, 2000) > 0 && recv(fd, buf, sizeof(buf), 0) > 0)
+	while (rp_poll(&pfd, 1, 2000) > 0 &&
+	       rp_net_recv(fd, buf, sizeof(buf), 0) > 0)
 		;
 }
 
@@ -533,7 +529,7 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res)
 {
 	size_t n = rp_config_points(cfg), ran = 1, told = 0;
-	struct client c = { .cfg = cfg, .res = res, .fd = -1 };
+	struct client c = { .cfg = cfg, .res = res, .fd = RP_SOCK_INVALID };
 	struct rp_err why = { "" };
 	int err;
 
@@ -548,9 +544,9 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 	else
 		err = run_session(&c, res, n, &ran, &told);
 	release(&c);
-	if (c.fd >= 0) {
+	if (rp_sock_valid(c.fd)) {
 		part(c.fd, c.res);
-		close(c.fd);
+		rp_net_close(c.fd);
 	}
 	finish_results(&c, res, n, ran, told);
 	return err;

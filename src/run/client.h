@@ -13,7 +13,7 @@ struct client {
 	const struct rp_xport_ops *ops;
 	struct rp_spec spec;   /* the test: buffers sized for the largest */
 	struct rp_result *res; /* the point being run */
-	int fd;
+	rp_sock_t fd;
 	unsigned int n_fwd;	    /* streams the client initiates */
 	unsigned int n_rev;	    /* --bidir: streams the server initiates */
 	struct rp_stream **streams; /* n_fwd + n_rev, forward first */

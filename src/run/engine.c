@@ -6,13 +6,14 @@
  * and the completions of that turn.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "run/run.h"
 #include "run/ticker.h"
+
+#define SLEEP_MIN_NS (50 * 1000ULL) /* --wait event: shorter waits spin */
 
 static const char *const phase_names[RP_PHASE__COUNT] = {
 	[RP_PHASE_WARMUP] = "warmup",
@@ -260,16 +261,18 @@ static uint64_t bw_wake(const struct bw_run *r, uint64_t now)
 
 /* --wait event, nothing moved: arm every stream still going, then sleep
  * until one has progress, the phase's end, the next intended start or a
- * stall check is due (under a millisecond away: spin instead). */
+ * stall check is due (under SLEEP_MIN_NS away: spin instead). */
 static int bw_sleep(struct bw_run *r, uint64_t now)
 {
 	const struct rp_xport_ops *ops = r->b[0].es->s->ops;
-	int ms = (int)((bw_wake(r, now) - now) / RP_NS_PER_MS);
-	nfds_t k = 0;
+	uint64_t ns = bw_wake(r, now) - now;
+	rp_nfds_t k = 0;
 	unsigned int i;
 	int ret;
 
-	if (!ms)
+	/* a wake-up takes tens of microseconds: a shorter wait spins (rpoll
+	 * counts milliseconds) */
+	if (ns < SLEEP_MIN_NS || (ops->wait_poll && ns < RP_NS_PER_MS))
 		return 0;
 	for (i = 0; i < r->n; i++) {
 		struct bw_state *b = &r->b[i];
@@ -281,7 +284,9 @@ static int bw_sleep(struct bw_run *r, uint64_t now)
 			return ret < 0 ? ret : 0; /* 1: poll again first */
 		k++;
 	}
-	ret = (ops->wait_poll ? ops->wait_poll : poll)(r->pfd, k, ms);
+	ret = ops->wait_poll
+		      ? ops->wait_poll(r->pfd, k, (int)(ns / RP_NS_PER_MS))
+		      : rp_poll_ns(r->pfd, k, ns);
 	return ret < 0 && errno != EINTR ? -errno : 0;
 }
 

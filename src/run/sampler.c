@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <time.h>
 
 #include "core/clock.h"
@@ -192,17 +191,17 @@ int rp_sampler_run(struct rp_ticker *t, unsigned int n, unsigned int threads,
 	return err;
 }
 
-void rp_watch_peer(int fd, atomic_int *abort, int ms)
+void rp_watch_peer(rp_sock_t fd, atomic_int *abort, int ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	struct timespec ts = { .tv_sec = ms / 1000,
 			       .tv_nsec = (long)(ms % 1000) * 1000000L };
 
-	if (fd < 0 || !abort) {
+	if (!rp_sock_valid(fd) || !abort) {
 		nanosleep(&ts, NULL);
 		return;
 	}
-	if (poll(&pfd, 1, ms) > 0) {
+	if (rp_poll(&pfd, 1, ms) > 0) {
 		atomic_store(abort, 1);
 		nanosleep(&ts, NULL); /* no busy loop on a closed socket */
 	}

@@ -5,18 +5,12 @@
  * arrives meanwhile is told ERROR "busy" and closed.
  */
 #include <errno.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "platform/net.h"
@@ -31,20 +25,21 @@ static void *session_main(void *arg)
 	struct session *s = arg;
 	struct rp_server *srv = s->srv;
 
-	int fd = s->fd, err = session_run(s);
+	rp_sock_t fd = s->fd;
+	int err = session_run(s);
 
-	atomic_store(&srv->session_fd, -1);
+	atomic_store(&srv->session_fd, RP_SOCK_INVALID);
 	if (err && err != -ECONNABORTED && s->counted)
 		atomic_fetch_add(&srv->failed, 1);
 	session_free(s);
 	/* Free before the client sees the close: it may come back at once
 	 * (the next transport of -x a,b) and must not be told "busy". */
 	atomic_store(&srv->busy, 0);
-	close(fd);
+	rp_net_close(fd);
 	return NULL;
 }
 
-static void peer_name(int fd, char *buf, size_t len)
+static void peer_name(rp_sock_t fd, char *buf, size_t len)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
@@ -57,7 +52,7 @@ static void peer_name(int fd, char *buf, size_t len)
 	snprintf(buf, len, "%s:%s", host, serv);
 }
 
-static void turn_away(struct rp_server *srv, int fd)
+static void turn_away(struct rp_server *srv, rp_sock_t fd)
 {
 	char who[64];
 
@@ -67,7 +62,7 @@ static void turn_away(struct rp_server *srv, int fd)
 			who);
 	rp_proto_send_error(fd, "busy",
 			    "server is running another test; try again later");
-	close(fd);
+	rp_net_close(fd);
 }
 
 static bool allowed(const struct rp_access *acc, const struct sockaddr *sa)
@@ -80,18 +75,18 @@ static bool allowed(const struct rp_access *acc, const struct sockaddr *sa)
 	return !acc->n_allow;
 }
 
-/* The next control connection, or -1. --allow: a peer outside every
- * prefix is closed at once, before a byte is read or written. */
-static int accept_allowed(struct rp_server *srv)
+/* The next control connection, or RP_SOCK_INVALID. --allow: a peer outside
+ * every prefix is closed at once, before a byte is read or written. */
+static rp_sock_t accept_allowed(struct rp_server *srv)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
-	int fd = accept(srv->fd, (struct sockaddr *)&ss, &len);
+	rp_sock_t fd = rp_net_accept(srv->fd, (struct sockaddr *)&ss, &len);
 	char who[64];
 
-	if (fd < 0) {
+	if (!rp_sock_valid(fd)) {
 		rp_net_accept_failed(errno, RP_NO_DEADLINE);
-		return -1;
+		return RP_SOCK_INVALID;
 	}
 	if (allowed(&srv->cfg->access, (struct sockaddr *)&ss))
 		return fd;
@@ -99,24 +94,24 @@ static int accept_allowed(struct rp_server *srv)
 	if (!srv->cfg->quiet)
 		fprintf(stderr,
 			"rdmaperf server: %s: refused: not in --allow\n", who);
-	close(fd);
-	return -1;
+	rp_net_close(fd);
+	return RP_SOCK_INVALID;
 }
 
-static int start_session(struct rp_server *srv, int fd)
+static int start_session(struct rp_server *srv, rp_sock_t fd)
 {
 	struct session *s = calloc(1, sizeof(*s));
 	int one = 1, err;
 
 	if (!s) {
-		close(fd);
+		rp_net_close(fd);
 		return -ENOMEM;
 	}
 	s->srv = srv;
 	s->fd = fd;
 	peer_name(fd, s->peer, sizeof(s->peer));
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	if (srv->joinable)
 		pthread_join(srv->thread, NULL);
 	atomic_store(&srv->busy, 1);
@@ -126,7 +121,7 @@ static int start_session(struct rp_server *srv, int fd)
 	srv->joinable = err == 0;
 	if (err) {
 		atomic_store(&srv->busy, 0);
-		close(fd);
+		rp_net_close(fd);
 		free(s);
 		return -err;
 	}
@@ -154,20 +149,21 @@ void rp_server_stop(struct rp_server *srv)
  * input; it tells the client why. */
 static void shut_down(struct rp_server *srv)
 {
-	int fd;
+	rp_sock_t fd;
 
-	close(srv->fd);
-	srv->fd = -1;
+	rp_net_close(srv->fd);
+	srv->fd = RP_SOCK_INVALID;
 	atomic_store(&srv->stop, 1);
 	fd = atomic_load(&srv->session_fd);
-	if (fd >= 0 && atomic_load(&srv->busy))
+	if (rp_sock_valid(fd) && atomic_load(&srv->busy))
 		shutdown(fd, SHUT_RD);
 }
 
 int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 {
 	struct pollfd pfd = { .fd = srv->fd, .events = POLLIN };
-	int fd, n, err = 0;
+	rp_sock_t fd;
+	int n, err = 0;
 
 	srv->ext_stop = stop;
 	while (!stopping(srv, stop)) {
@@ -176,11 +172,11 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 		if (once && atomic_load(&srv->tests) &&
 		    !atomic_load(&srv->busy))
 			break;
-		n = poll(&pfd, 1, ACCEPT_POLL_MS);
+		n = rp_poll(&pfd, 1, ACCEPT_POLL_MS);
 		if (n <= 0)
 			continue;
 		fd = accept_allowed(srv);
-		if (fd < 0)
+		if (!rp_sock_valid(fd))
 			continue;
 		if (atomic_load(&srv->busy))
 			turn_away(srv, fd);
@@ -207,7 +203,7 @@ int rp_server_open(const struct rp_config *cfg, struct rp_server **out)
 	if (!srv)
 		return -ENOMEM;
 	srv->cfg = cfg;
-	atomic_store(&srv->session_fd, -1);
+	atomic_store(&srv->session_fd, RP_SOCK_INVALID);
 	err = rp_net_listen(&rp_sock_kernel, cfg->host, cfg->port, 16,
 			    &srv->fd);
 	if (err) {
@@ -230,7 +226,7 @@ void rp_server_close(struct rp_server *srv)
 		return;
 	if (srv->joinable)
 		pthread_join(srv->thread, NULL);
-	if (srv->fd >= 0)
-		close(srv->fd);
+	if (rp_sock_valid(srv->fd))
+		rp_net_close(srv->fd);
 	free(srv);
 }

@@ -13,21 +13,22 @@
 
 struct rp_server {
 	const struct rp_config *cfg;
-	int fd;
+	rp_sock_t fd;
 	uint16_t port;
 	atomic_int busy;
 	atomic_int tests;	    /* sessions that got as far as a TEST */
 	atomic_int failed;	    /* of those, how many failed */
 	atomic_int stop;	    /* rp_server_stop(), or shut down */
 	const atomic_int *ext_stop; /* rp_server_serve()'s stop */
-	atomic_int session_fd;	    /* the session's control connection */
+	/* the session's control connection */
+	_Atomic(rp_sock_t) session_fd;
 	pthread_t thread;
 	bool joinable;
 };
 
 struct session {
 	struct rp_server *srv;
-	int fd;
+	rp_sock_t fd;
 	char peer[64];
 	uint64_t started_ns; /* the session began: --max-time's bound */
 	bool counted;	     /* its streams connected: a test (--once) */

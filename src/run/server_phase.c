@@ -9,7 +9,6 @@
  * STOP, ERROR or the client's disappearance.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +248,7 @@ static int await_stop(struct session *s, struct phase *p, cJSON **body)
 					: strerror(-err));
 			return session_refuse(s, err, "transport", text);
 		}
-		n = poll(&pfd, 1, SESSION_POLL_MS);
+		n = rp_poll(&pfd, 1, SESSION_POLL_MS);
 		if (n < 0 && errno != EINTR)
 			return -errno;
 		if (n > 0)

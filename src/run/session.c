@@ -8,7 +8,6 @@
  * Any error: ERROR to the client where possible, release, next client.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,7 +174,7 @@ static int accept_stream(struct session *s, const char *token, unsigned int i,
 		err = s->ops->accept(s->listener, token, role, SESSION_POLL_MS,
 				     &s->streams[i]);
 		if (err != -ETIMEDOUT || s->streams_msg ||
-		    poll(&pfd, 1, 0) <= 0)
+		    rp_poll(&pfd, 1, 0) <= 0)
 			continue;
 		/* ERROR or EOF: the client gave up. STREAMS: its side of
 		 * every connection is up before ours; finish accepting. */

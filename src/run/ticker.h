@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/hist.h"
+#include "platform/sock.h"
 
 struct rp_result;
 struct rp_interval;
@@ -85,10 +86,10 @@ struct rp_sampler_sink {
 	void (*interval)(void *ctx, const struct rp_result *r,
 			 const struct rp_interval *iv);
 	void *ctx;
-	/* between intervals, watch @watch_fd (the control connection; -1:
-	 * none): input there during a phase is the peer ending it, and
-	 * sets *@abort */
-	int watch_fd;
+	/* between intervals, watch @watch_fd (the control connection;
+	 * RP_SOCK_INVALID: none): input there during a phase is the peer ending
+	 * it, and sets *@abort */
+	rp_sock_t watch_fd;
 	atomic_int *abort;
 };
 
@@ -104,11 +105,11 @@ int rp_sampler_run(struct rp_ticker *t, unsigned int n, unsigned int threads,
 		   const struct rp_sampler_sink *sink);
 
 /**
- * rp_watch_peer - wait @ms, watching @fd (the control connection, -1:
- * none) for input, which during a phase means the peer ended it: then
- * set *@abort (the engines stop at once).
+ * rp_watch_peer - wait @ms, watching @fd (the control connection,
+ * RP_SOCK_INVALID: none) for input, which during a phase means the peer ended
+ * it: then set *@abort (the engines stop at once).
  */
-void rp_watch_peer(int fd, atomic_int *abort, int ms);
+void rp_watch_peer(rp_sock_t fd, atomic_int *abort, int ms);
 
 /** rp_interval_range - @r's lowest and highest interval throughput among
  *  the intervals at least half r->interval_s long. */

@@ -209,9 +209,9 @@ struct rp_xport_ops {
 	 *  wake the engine when there is progress. Return: 0 (armed: sleep),
 	 *  1 (progress may already be there: poll() again, do not sleep),
 	 *  or -errno. */
-	int (*arm)(struct rp_stream *s, int *fd, short *events);
+	int (*arm)(struct rp_stream *s, rp_sock_t *fd, short *events);
 	/** The poll(2) to sleep on arm()'s descriptors with (rsockets:
-	 *  rpoll); NULL: poll(2). */
+	 *  rpoll); NULL: rp_poll (poll(2), WSAPoll). */
 	rp_poll_fn wait_poll;
 	/** Initiator: after a phase, errors found by --verify on this side. */
 	uint64_t (*verify_errors)(struct rp_stream *s);

@@ -137,10 +137,9 @@ static int fake_setsockopt(int fd, int level, int name, const void *val,
 	return 0;
 }
 
-static int fake_fcntl(int fd, int cmd, ...)
+static int fake_nonblock(int fd)
 {
 	(void)fd;
-	(void)cmd;
 	return 0;
 }
 
@@ -150,7 +149,7 @@ static const struct rp_sock_calls fake_calls = {
 	.poll = fake_poll,
 	.close = fake_close,
 	.setsockopt = fake_setsockopt,
-	.fcntl = fake_fcntl,
+	.set_nonblock = fake_nonblock,
 };
 
 static const struct rp_sock_xport fake_xport = {

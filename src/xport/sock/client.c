@@ -94,7 +94,7 @@ int rp_sock_poll(struct rp_stream *base)
 
 /* Sockets are level-triggered: whatever arrived since the last poll()
  * leaves the descriptor ready, so arming cannot miss it. */
-int rp_sock_arm(struct rp_stream *base, int *fd, short *events)
+int rp_sock_arm(struct rp_stream *base, rp_sock_t *fd, short *events)
 {
 	struct sock_stream *s = sock_stream(base);
 
@@ -122,7 +122,7 @@ static int ping_echo(struct sock_stream *s, uint64_t deadline)
 		err = rp_sock_data_push(s);
 		if (err)
 			return err;
-		n = s->c->recv(s->fd, s->echo + got, sz - got, MSG_DONTWAIT);
+		n = s->c->recv(s->fd, s->echo + got, sz - got, RP_MSG_DONTWAIT);
 		if (n > 0)
 			got += (size_t)n;
 		else if ((err = rp_sock_io_result(s, n, false)))

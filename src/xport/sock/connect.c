@@ -12,8 +12,8 @@
 /* Set up this side's stream over @fd (closed on failure), taking @role,
  * and present @token on it. Return: 0, or -errno with a reason in @why. */
 static int open_stream(const struct rp_xport_ops *self,
-		       const struct rp_spec *spec, enum rp_role role, int fd,
-		       const char *token, uint64_t deadline,
+		       const struct rp_spec *spec, enum rp_role role,
+		       rp_sock_t fd, const char *token, uint64_t deadline,
 		       struct sock_stream **out, struct rp_err *why)
 {
 	const struct rp_sock_calls *c = sock_calls_of(self);
@@ -51,7 +51,8 @@ int rp_sock_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
 	struct sock_stream *s = NULL;
 	uint16_t port;
-	int fd, err;
+	rp_sock_t fd;
+	int err;
 
 	(void)p;
 	err = rp_endpoint_port(endpoint, &port, why);

@@ -59,7 +59,7 @@ int rp_sock_ctr_push(struct sock_stream *s)
 			t->off = 0;
 		}
 		n = s->c->send(s->fd, t->buf + t->off, 8 - t->off,
-			       MSG_DONTWAIT | MSG_NOSIGNAL);
+			       RP_MSG_DONTWAIT | RP_MSG_NOSIGNAL);
 		if (n < 0)
 			return rp_sock_io_result(s, n, true);
 		t->off += (size_t)n;
@@ -77,7 +77,7 @@ int rp_sock_ctr_pull(struct sock_stream *s)
 	ssize_t n;
 	size_t i;
 
-	n = s->c->recv(s->fd, tmp, sizeof(tmp), MSG_DONTWAIT);
+	n = s->c->recv(s->fd, tmp, sizeof(tmp), RP_MSG_DONTWAIT);
 	if (n <= 0)
 		return rp_sock_io_result(s, n, false);
 	for (i = 0; i < (size_t)n; i++) {
@@ -124,7 +124,7 @@ int rp_sock_data_pull(struct sock_stream *s)
 			       s->rx_bytes);
 	if (!len)
 		return 0;
-	n = s->c->recv(s->fd, s->ring + pos, len, MSG_DONTWAIT);
+	n = s->c->recv(s->fd, s->ring + pos, len, RP_MSG_DONTWAIT);
 	if (n <= 0)
 		return rp_sock_io_result(s, n, false);
 	s->rx_bytes += (uint64_t)n;
@@ -147,7 +147,7 @@ int rp_sock_ring_send(struct sock_stream *s, uint64_t *sent, uint64_t target)
 		if (len > target - *sent)
 			len = (size_t)(target - *sent);
 		n = s->c->send(s->fd, s->ring + pos, len,
-			       MSG_DONTWAIT | MSG_NOSIGNAL);
+			       RP_MSG_DONTWAIT | RP_MSG_NOSIGNAL);
 		if (n < 0)
 			return rp_sock_io_result(s, n, true);
 		*sent += (uint64_t)n;

@@ -79,7 +79,8 @@ void rp_sock_unlisten(struct rp_listener *base)
  * silent connection gets at most TOKEN_WAIT_NS: the caller's deadline
  * bounds the wait for a connection, not a handshake under way (a token
  * late by a slice of the caller's wait must not cost the connection). */
-static int check_token(const struct rp_sock_calls *c, int fd, const char *token)
+static int check_token(const struct rp_sock_calls *c, rp_sock_t fd,
+		       const char *token)
 {
 	uint8_t want[RP_TOKEN_LEN], got[RP_TOKEN_LEN];
 	int err;
@@ -99,13 +100,14 @@ static int accept_one(struct sock_listener *l, const char *token,
 		      struct sock_stream **out)
 {
 	struct sock_stream *s = NULL;
-	int fd, err;
+	rp_sock_t fd;
+	int err;
 
 	err = rp_sock_reserve(l->c, &l->base.err);
 	if (err)
 		return err;
 	fd = l->c->accept(l->fd, NULL, NULL);
-	if (fd < 0) {
+	if (!rp_sock_valid(fd)) {
 		err = errno;
 		rp_sock_unreserve(l->c);
 		if (rp_net_accept_failed(err, deadline))

@@ -8,11 +8,19 @@
  * engine sleeps on them through rpoll (the ops' wait_poll).
  */
 #include <errno.h>
+#include <fcntl.h>
 
 #include <rdma/rsocket.h>
 
 #include "xport/rdma_addr.h"
 #include "xport/sock/sock.h"
+
+static int rsocket_nonblock(int fd)
+{
+	int fl = rfcntl(fd, F_GETFL);
+
+	return fl < 0 ? -1 : rfcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
 
 static const struct rp_sock_calls rsocket_calls = {
 	.socket = rsocket,
@@ -27,7 +35,7 @@ static const struct rp_sock_calls rsocket_calls = {
 	.setsockopt = rsetsockopt,
 	.getsockopt = rgetsockopt,
 	.getsockname = rgetsockname,
-	.fcntl = rfcntl,
+	.set_nonblock = rsocket_nonblock,
 	.idle_sleep_us = 50,
 #ifdef RP_RSOCKET_MAX_OPEN
 	/* librdmacm before rdma-core v53: its connection service thread

@@ -82,7 +82,7 @@ struct rp_sock_xport {
 struct sock_listener {
 	struct rp_listener base;
 	const struct rp_sock_calls *c;
-	int fd;
+	rp_sock_t fd;
 };
 
 /* A cumulative 8-byte counter, being sent or being received. */
@@ -109,7 +109,7 @@ struct serve_mark {
 struct sock_stream {
 	struct rp_stream base;
 	const struct rp_sock_calls *c;
-	int fd;
+	rp_sock_t fd;
 	uint8_t *ring;
 	size_t ring_len;   /* the point's depth * size */
 	uint64_t max_size; /* what the stream was set up for */
@@ -176,7 +176,7 @@ int rp_sock_serve(struct rp_stream *const *s, unsigned int n,
 int rp_sock_ping(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
 int rp_sock_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last);
 int rp_sock_poll(struct rp_stream *s);
-int rp_sock_arm(struct rp_stream *s, int *fd, short *events);
+int rp_sock_arm(struct rp_stream *s, rp_sock_t *fd, short *events);
 uint64_t rp_sock_verify_errors(struct rp_stream *s);
 void rp_sock_close(struct rp_stream *s);
 
@@ -204,8 +204,8 @@ void rp_sock_close(struct rp_stream *s);
  * @fd made non-blocking. Return: 0, -ENOMEM or -errno of fcntl.
  */
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
-			  const struct rp_spec *spec, enum rp_role role, int fd,
-			  struct sock_stream **out);
+			  const struct rp_spec *spec, enum rp_role role,
+			  rp_sock_t fd, struct sock_stream **out);
 
 /**
  * rp_sock_reserve - take one of the process's max_open slots of @c before

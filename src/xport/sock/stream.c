@@ -5,14 +5,13 @@
  */
 #include <errno.h>
 #include <stdatomic.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/clock.h"
 #include "platform/cpu.h"
+#include "platform/os.h"
 #include "platform/wait.h"
 #include "xport/sock/sock.h"
 
@@ -22,8 +21,7 @@
 static int stream_alloc(struct sock_stream *s, const struct rp_spec *spec)
 {
 	s->ring_len = spec->size_bytes * spec->queue_depth;
-	s->ring = aligned_alloc(RING_ALIGN, (s->ring_len + RING_ALIGN - 1) &
-						    ~(size_t)(RING_ALIGN - 1));
+	s->ring = rp_os_aligned_alloc(RING_ALIGN, s->ring_len);
 	if (!s->ring)
 		return -ENOMEM;
 	memset(s->ring, 0, s->ring_len);
@@ -38,13 +36,13 @@ static int stream_alloc(struct sock_stream *s, const struct rp_spec *spec)
 static void stream_free(struct sock_stream *s)
 {
 	free(s->echo);
-	free(s->ring);
+	rp_os_aligned_free(s->ring);
 	free(s);
 }
 
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
-			  const struct rp_spec *spec, enum rp_role role, int fd,
-			  struct sock_stream **out)
+			  const struct rp_spec *spec, enum rp_role role,
+			  rp_sock_t fd, struct sock_stream **out)
 {
 	const struct rp_sock_calls *c = sock_calls_of(ops);
 	struct sock_stream *s = calloc(1, sizeof(*s));
@@ -104,7 +102,7 @@ void rp_sock_close(struct rp_stream *base)
 	if (!base)
 		return;
 	s = sock_stream(base);
-	if (s->fd >= 0)
+	if (rp_sock_valid(s->fd))
 		s->c->close(s->fd);
 	rp_sock_unreserve(s->c);
 	stream_free(s);

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The process and the system around it: start-up, the user's interrupt,
+ * memory aligned for the transports, files read for a secret.
+ * Implementations: posix/os.c, win/os.c.
+ */
+#ifndef RP_PLATFORM_OS_H
+#define RP_PLATFORM_OS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/**
+ * rp_os_init - what the system needs before any other call here (Windows:
+ * Winsock's WSAStartup). Call once, first thing in main().
+ * Return: 0 or -errno.
+ */
+int rp_os_init(void);
+
+/**
+ * rp_os_on_interrupt - call @fn (with SIGINT) when the user interrupts
+ * (SIGINT, SIGTERM; Windows: Ctrl-C, Ctrl-Break, the console closing),
+ * and never die of a peer that closed (SIGPIPE ignored). @fn runs in a
+ * signal handler (POSIX) or on a thread of its own (Windows): it may only
+ * touch lock-free atomics and end the process.
+ */
+void rp_os_on_interrupt(void (*fn)(int sig));
+
+/**
+ * rp_os_aligned_alloc - @len bytes aligned to @align (a power of two),
+ * free them with rp_os_aligned_free. Return: the memory, or NULL.
+ */
+void *rp_os_aligned_alloc(size_t align, size_t len);
+
+/** rp_os_aligned_free - free what rp_os_aligned_alloc gave; NULL is fine. */
+void rp_os_aligned_free(void *p);
+
+/**
+ * rp_os_fmemopen - a stream writing into @buf (@size bytes), as
+ * fmemopen(3); Windows has none: NULL (errno ENOSYS), and the caller does
+ * without.
+ */
+FILE *rp_os_fmemopen(void *buf, size_t size, const char *mode);
+
+/**
+ * rp_os_open_read - open the file @path for reading, not as a terminal,
+ * not inherited by child processes.
+ * Return: a descriptor for read(2) and close(2), or -errno.
+ */
+int rp_os_open_read(const char *path);
+
+/**
+ * rp_os_file_perm - the permission bits (07777) of the regular file open
+ * on @fd. Windows has no such bits (its ACLs are not read): 0600.
+ * Return: 0; -EINVAL when @fd is not a regular file; or -errno.
+ */
+int rp_os_file_perm(int fd, unsigned int *perm);
+
+#endif
