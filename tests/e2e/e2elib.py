@@ -105,11 +105,17 @@ def check_stream(lines, context=""):
           (context() if callable(context) else context))
 
 
+def command(binary):
+    """The argv prefix that runs rdmaperf: @binary is a path, or a list
+    (a wrapper and its arguments, then the program: tests/interop)."""
+    return list(binary) if isinstance(binary, (list, tuple)) else [binary]
+
+
 def run(binary, args, timeout=RUN_TIMEOUT):
     """Run rdmaperf to completion; a run past @timeout is a failure (hang)."""
     args = [str(a) for a in args]
     t0 = time.monotonic()
-    p = subprocess.Popen([binary] + args, stdin=subprocess.DEVNULL,
+    p = subprocess.Popen(command(binary) + args, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, errors="replace")
     try:
@@ -125,7 +131,7 @@ def run(binary, args, timeout=RUN_TIMEOUT):
 
 def start(binary, args):
     """Start rdmaperf in the background (caller waits/kills)."""
-    return subprocess.Popen([binary] + [str(a) for a in args],
+    return subprocess.Popen(command(binary) + [str(a) for a in args],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             errors="replace")
@@ -281,8 +287,9 @@ class Server:
             self.port = free_port()
             self.errfile = tempfile.TemporaryFile(mode="w+")
             self.proc = subprocess.Popen(
-                [self.binary, "-s", "-a", "127.0.0.1", "-p", str(self.port),
-                 "--quiet"] + self.extra,
+                command(self.binary) +
+                ["-s", "-a", "127.0.0.1", "-p", str(self.port), "--quiet"] +
+                self.extra,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=self.errfile)
             if wait_listening(self.port, self.proc):
