@@ -3,14 +3,18 @@
 # ASan + UBSan and run it again; then build the fuzz targets with clang and
 # libFuzzer and fuzz each decoder. Exits non-zero if any test failed.
 # Under CI=true a skipped test (exit 77: qemu or the kernel missing) fails
-# the run: RP_REQUIRE_VM=1 makes the verbs tests treat it as an error.
+# the run: RP_REQUIRE_VM=1 makes the verbs tests treat it as an error, and
+# RP_REQUIRE_CROSS=1 the cross builds and interop tests (tests/interop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-deps.sh
 if [ "${CI:-}" = true ]; then
-	export RP_REQUIRE_VM=1
+	export RP_REQUIRE_VM=1 RP_REQUIRE_CROSS=1
 fi
+bash scripts/install-deps.sh
+# Cross compilers, qemu-user, multiarch libraries for tests/interop; 77:
+# not root and missing, so the interop tests will say they skip.
+bash scripts/cross-build.sh --deps all || [ $? -eq 77 ]
 jobs=$(nproc)
 status=0
 

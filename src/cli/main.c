@@ -72,22 +72,25 @@ static int serve(const struct rp_config *cfg)
 	return err ? 1 : 0;
 }
 
-/* -x all: every built-in transport whose probe passes on this host. */
-static void expand_all(struct rp_config *cfg)
+/* -x all: every built-in transport whose probe passes on this host and
+ * that can do the operation. Return: -ENOENT when none is left. */
+static int expand_all(struct rp_config *cfg)
 {
 	const struct rp_xport_ops *ops;
 	struct rp_err why;
 	size_t i;
 
 	if (cfg->n_transports != 1 || strcmp(cfg->transports[0], "all"))
-		return;
+		return 0;
 	cfg->n_transports = 0;
 	for (i = 0; i < rp_xport_count(); i++) {
 		ops = rp_xport_at(i);
-		if (ops->probe(ops, &why) == 0)
+		if (ops->probe(ops, &why) == 0 &&
+		    rp_xport_check_op(ops, cfg->spec.op, NULL) == 0)
 			snprintf(cfg->transports[cfg->n_transports++],
 				 RP_SPEC_NAME_LEN, "%s", ops->name);
 	}
+	return cfg->n_transports ? 0 : -ENOENT;
 }
 
 /* The document on stdout, JSON modes only, when there are no results to
@@ -336,6 +339,13 @@ int main(int argc, char **argv)
 	if (cfg.mode == RP_MODE_REPORT)
 		return report(&cfg);
 	cfg.progress = !cfg.quiet && isatty(STDERR_FILENO);
-	expand_all(&cfg);
+	if (expand_all(&cfg)) {
+		snprintf(err, sizeof(err),
+			 "-x all: no transport on this host can do %s",
+			 rp_op_name(cfg.spec.op));
+		fprintf(stderr, "rdmaperf: %s\n", err);
+		json_error(&cfg, "transport", err);
+		return 1;
+	}
 	return cfg.mode == RP_MODE_LOOPBACK ? loopback(&cfg) : run_client(&cfg);
 }

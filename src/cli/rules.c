@@ -10,6 +10,7 @@
 
 #include "cli/parse.h"
 #include "core/sweep.h"
+#include "xport/xport.h"
 
 int rp_cli_bad(struct parse *p, const char *fmt, ...)
 {
@@ -90,6 +91,22 @@ static int finish_sweep(struct parse *p)
 	return 0;
 }
 
+/* Every transport named must do -o's operation (-x all: main.c keeps only
+ * those that do). */
+static int check_ops(struct parse *p)
+{
+	const struct rp_xport_ops *x;
+	struct rp_err why = { "" };
+	unsigned int i;
+
+	for (i = 0; i < p->cfg->n_transports; i++) {
+		x = rp_xport_find(p->cfg->transports[i]);
+		if (x && rp_xport_check_op(x, p->cfg->spec.op, &why))
+			return rp_cli_bad(p, "-o/--op: %s", why.msg);
+	}
+	return 0;
+}
+
 /* Turn what was said into the spec the server receives. */
 static int finish_spec(struct parse *p)
 {
@@ -113,7 +130,7 @@ static int finish_spec(struct parse *p)
 		 p->cfg->transports[0]);
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);
-	return 0;
+	return check_ops(p);
 }
 
 int rp_cli_finish(struct parse *p)

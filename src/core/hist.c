@@ -10,11 +10,12 @@
  * whose top is taken to be max: a percentile that falls there reads max.
  *
  * Beside the counts, a histogram keeps the exact min, max, sum of values and
- * sum of squares of the values (both unsigned __int128, so nothing is lost to
- * rounding). The standard deviation is therefore exact (to double rounding)
- * as long as every value is below 2^41 and count * max^2 < 2^127, that is
- * always in practice. Beyond that (a value clamped into the last bucket), it
- * falls back to bucket midpoints around the exact mean.
+ * sum of squares of the values (both 128-bit integers, core/u128.h, so
+ * nothing is lost to rounding, on 32-bit targets too). The standard deviation
+ * is therefore exact (to double rounding) as long as every value is below 2^41
+ * and count * max^2 < 2^127, that is always in practice. Beyond that (a value
+ * clamped into the last bucket), it falls back to bucket midpoints around the
+ * exact mean.
  */
 #include <errno.h>
 #include <float.h>
@@ -23,20 +24,19 @@
 #include <string.h>
 
 #include "core/hist.h"
+#include "core/u128.h"
 
 #define SUB_HALF    (1ULL << (RP_HIST_SUB_BITS - 1)) /* 1024 buckets/octave */
 #define N_BUCKETS   ((RP_HIST_MAX_BITS - RP_HIST_SUB_BITS + 2) * SUB_HALF)
 #define LAST_BUCKET (N_BUCKETS - 1)
 #define VALUE_LIMIT (1ULL << RP_HIST_MAX_BITS) /* first value clamped */
 
-__extension__ typedef unsigned __int128 u128;
-
 struct rp_hist {
 	uint64_t count;
 	uint64_t min;
 	uint64_t max;
-	u128 sum;    /* exact sum of the values */
-	u128 sum_sq; /* sum of squares of min(value, 2^41 - 1) */
+	struct rp_u128 sum;    /* exact sum of the values */
+	struct rp_u128 sum_sq; /* sum of squares of min(value, 2^41 - 1) */
 	uint64_t counts[N_BUCKETS];
 };
 
@@ -99,8 +99,8 @@ void rp_hist_record(struct rp_hist *h, uint64_t value)
 
 	h->counts[i]++;
 	h->count++;
-	h->sum += value;
-	h->sum_sq += (u128)v * v;
+	rp_u128_add64(&h->sum, value);
+	h->sum_sq = rp_u128_add(h->sum_sq, rp_u128_mul64(v, v));
 	if (value < h->min)
 		h->min = value;
 	if (value > h->max)
@@ -116,8 +116,8 @@ int rp_hist_merge(struct rp_hist *dst, const struct rp_hist *src)
 	for (i = 0; i < N_BUCKETS; i++)
 		dst->counts[i] += src->counts[i];
 	dst->count += src->count;
-	dst->sum += src->sum;
-	dst->sum_sq += src->sum_sq;
+	dst->sum = rp_u128_add(dst->sum, src->sum);
+	dst->sum_sq = rp_u128_add(dst->sum_sq, src->sum_sq);
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -144,23 +144,24 @@ double rp_hist_mean(const struct rp_hist *h)
 {
 	if (!h->count)
 		return 0;
-	return (double)((long double)h->sum / (long double)h->count);
+	return (double)(rp_u128_to_ld(h->sum) / (long double)h->count);
 }
 
 /*
  * Exact variance from the integer sums. With q = floor(sum / n) and
  * r = sum mod n, M = sum((v - q)^2) = sum_sq - q * (sum + r) is computed
  * without cancellation (it is small, and the product never exceeds sum_sq),
- * and var = M / n - (r / n)^2.
+ * and var = M / n - (r / n)^2. q is the floor of the mean, below 2^41 on
+ * this path, so its low word is all of it.
  */
 static double variance_exact(const struct rp_hist *h)
 {
-	u128 n = h->count;
-	u128 q = h->sum / n;
-	u128 r = h->sum % n;
-	u128 m = h->sum_sq - q * (h->sum + r);
+	uint64_t n = h->count, r;
+	struct rp_u128 q = rp_u128_divmod(h->sum, n, &r);
+	struct rp_u128 s = rp_u128_add(h->sum, rp_u128_of(r));
+	struct rp_u128 m = rp_u128_sub(h->sum_sq, rp_u128_mul(s, q.lo));
 	long double frac = (long double)r / (long double)n;
-	long double var = (long double)m / (long double)n - frac * frac;
+	long double var = rp_u128_to_ld(m) / (long double)n - frac * frac;
 
 	return var > 0 ? (double)var : 0;
 }
@@ -168,7 +169,7 @@ static double variance_exact(const struct rp_hist *h)
 /* Variance from bucket midpoints (clamped to [min, max]) around the mean. */
 static double variance_buckets(const struct rp_hist *h)
 {
-	long double mean = (long double)h->sum / (long double)h->count;
+	long double mean = rp_u128_to_ld(h->sum) / (long double)h->count;
 	long double acc = 0;
 	unsigned int i;
 

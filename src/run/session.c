@@ -136,9 +136,12 @@ static int do_test(struct session *s)
 			 s->spec.transport);
 		return session_refuse(s, -ENOENT, "transport", err_text);
 	}
-	err = s->ops->probe(s->ops, &why);
+	err = rp_xport_check_op(s->ops, s->spec.op, &why);
+	if (!err)
+		err = s->ops->probe(s->ops, &why);
 	if (err)
-		return session_refuse(s, err, "transport",
+		return session_refuse(s, err,
+				      err == -EOPNOTSUPP ? "op" : "transport",
 				      rp_err_text(&why, err));
 	session_log(s, "test: %s %s", s->spec.transport,
 		    rp_op_name(s->spec.op));

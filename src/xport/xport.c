@@ -45,6 +45,25 @@ const struct rp_xport_ops *rp_xport_find(const char *name)
 	return NULL;
 }
 
+int rp_xport_check_op(const struct rp_xport_ops *x, enum rp_op op,
+		      struct rp_err *why)
+{
+	char list[96] = "";
+	size_t len = 0;
+	int o;
+
+	if (x->op_mask & RP_OP_BIT(op))
+		return 0;
+	for (o = 0; o < RP_OP__COUNT && len < sizeof(list); o++)
+		if (x->op_mask & RP_OP_BIT(o))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%s", len ? ", " : "",
+						rp_op_name((enum rp_op)o));
+	return rp_errf(why, -EOPNOTSUPP,
+		       "transport %s cannot do %s; it does %s", x->name,
+		       rp_op_name(op), list);
+}
+
 int rp_endpoint_set_port(cJSON *endpoint, int port, struct rp_err *why)
 {
 	if (!cJSON_AddNumberToObject(endpoint, "port", port))

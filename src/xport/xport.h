@@ -144,8 +144,15 @@ static inline void rp_stream_active(struct rp_stream *s)
 	atomic_fetch_add_explicit(&s->activity, 1, memory_order_relaxed);
 }
 
+/* A set of operations, one bit per enum rp_op (rp_xport_ops.op_mask). */
+#define RP_OP_BIT(op)  (1u << (op))
+#define RP_OP_MASK_ALL (RP_OP_BIT(RP_OP__COUNT) - 1)
+
 struct rp_xport_ops {
 	const char *name;
+	/** The operations it can do (RP_OP_BIT of each): both ends refuse
+	 *  any other before a test starts (rp_xport_check_op). */
+	uint32_t op_mask;
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Server: open a listener for @spec; describe it in @endpoint. */
@@ -259,6 +266,14 @@ __attribute__((format(printf, 2, 3))) void rp_stream_note(struct rp_stream *s,
 
 /** rp_xport_find - the transport named @name, or NULL. */
 const struct rp_xport_ops *rp_xport_find(const char *name);
+
+/**
+ * rp_xport_check_op - can transport @x do operation @op?
+ * Return: 0, or -EOPNOTSUPP with a one-line reason in @why naming the
+ * transport and the operations it can do.
+ */
+int rp_xport_check_op(const struct rp_xport_ops *x, enum rp_op op,
+		      struct rp_err *why);
 
 /** rp_xport_count / rp_xport_at - iterate over the registry. */
 size_t rp_xport_count(void);

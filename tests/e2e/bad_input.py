@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """
-Bad command lines and an unreachable server. A usage error exits 2 with one
-line naming the flag, then the "Try 'rdmaperf --help'." line, nothing on
+Bad command lines and an unreachable server. A usage error (an operation
+the transport cannot do among them) exits 2 with one line naming the flag, then the "Try 'rdmaperf --help'." line, nothing on
 stdout, and never hangs; a server nobody listens for is exit 1 with a clear
 message (text) or a valid failure document (--json).
 
@@ -13,8 +13,10 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import (QUICK, USAGE_LINE, check, free_port, main,  # noqa: E402
-                    run)
+from e2elib import (HELLO, QUICK, TEST, USAGE_LINE, Server,  # noqa: E402
+                    check, check_error_message, client_ok_eventually,
+                    ctl_connect, free_port, hello_body, main, message,
+                    recv_message, run, spec_body)
 
 PARSE_TIMEOUT = 20  # a usage error is immediate; this only catches a hang
 
@@ -63,6 +65,15 @@ CASES = [
     ("unknown long flag", base() + ["--bogus"], ["--bogus"]),
     ("unknown short flag", base() + ["-Z"], ["-Z"]),
     ("stray argument", base() + ["stray"], ["'stray'"]),
+    # an operation the transport cannot do: refused before anything runs
+    ("fetch_add over tcp", base() + ["-x", "tcp", "-o", "fetch_add"],
+     ["-o/--op", "tcp", "fetch_add", "write, read, send"]),
+    ("cmp_swap over tcp", base() + ["-x", "tcp", "-o", "cmp_swap"],
+     ["-o/--op", "tcp", "cmp_swap", "write, read, send"]),
+    ("write_imm over tcp", base() + ["-x", "tcp", "-o", "write_imm"],
+     ["-o/--op", "tcp", "write_imm", "write, read, send"]),
+    ("fetch_add over tcp, --loopback",
+     ["--loopback", "-x", "tcp", "-o", "fadd"], ["tcp", "fetch_add"]),
 ]
 
 
@@ -104,32 +115,25 @@ def test_help_and_version(binary):
           lambda: "--version:\n" + r.describe())
 
 
-def test_atomics_force_size(binary):
-    """Atomics move 8 bytes: -S 64 with fetch_add/cmp_swap is overridden to
-    8 (finish_spec), and the run must work over TCP, not crash."""
-    errors = []
-    for op in ("fetch_add", "cmp_swap"):
-        r = run(binary, ["--loopback", "-x", "tcp", "-o", op, "-S", "64",
-                         "-q", "4", "-C", "200", "--json"] + QUICK)
+def test_server_refuses_op(binary):
+    """A client that asks for an operation the transport cannot do (one
+    that skipped its own check) gets ERROR "op" naming what the transport
+    does; the server goes on serving."""
+    with Server(binary) as srv:
+        sock = ctl_connect(srv.port)
         try:
-            check(r.rc == 0, lambda: "%s -S 64:\n%s" % (op, r.describe()))
-            doc = r.json()
-            res = doc["results"]
-            check(doc["error"] is None and len(res) == 1 and
-                  res[0]["ok"] is True, "%s: %r" % (op, doc["error"]))
-            check(doc["config"]["size"] == 8 and res[0]["size"] == 8,
-                  "%s -S 64: size %r/%r, want 8 (atomics are 8 bytes)" %
-                  (op, doc["config"]["size"], res[0]["size"]))
-            check(res[0]["op"] == op and res[0]["messages"] == 200 and
-                  res[0]["bytes"] == 1600,
-                  "%s: op %r messages %r bytes %r" %
-                  (op, res[0]["op"], res[0]["messages"], res[0]["bytes"]))
-            check(res[0]["latency_unloaded"]["method"] == "whole operation",
-                  "%s: unloaded method %r" %
-                  (op, res[0]["latency_unloaded"]["method"]))
-        except AssertionError as e:
-            errors.append(str(e))
-    check(not errors, lambda: "\n".join(errors))
+            sock.sendall(message(HELLO, hello_body()))
+            m = recv_message(sock)
+            check(m[2] == HELLO, "want HELLO, got %r" % (m,))
+            sock.sendall(message(TEST, spec_body(op="fetch_add", size=8)))
+            check_error_message(recv_message(sock), code="op",
+                                words=("tcp", "fetch_add",
+                                       "write, read, send"))
+        finally:
+            sock.close()
+        client_ok_eventually(binary, srv.port,
+                             ["-x", "tcp", "-C", "100"] + QUICK)
+        check(srv.alive(), "the server exited after refusing an operation")
 
 
 def test_no_server_text(binary):
@@ -181,7 +185,7 @@ def test_no_server_json(binary):
 TESTS = [
     ("usage_errors", test_usage_errors),
     ("help_and_version", test_help_and_version),
-    ("atomics_force_size", test_atomics_force_size),
+    ("server_refuses_op", test_server_refuses_op),
     ("no_server_text", test_no_server_text),
     ("no_server_json", test_no_server_json),
 ]

@@ -20,11 +20,10 @@
 #include <cmocka.h>
 
 #include "core/hist.h"
+#include "core/u128.h"
 
 #define LIMIT  (1ULL << RP_HIST_MAX_BITS) /* first value clamped */
 #define N_RAND 100003			  /* not round, to exercise ranks */
-
-__extension__ typedef unsigned __int128 u128;
 
 /* A percentile and the same as an exact fraction num / den. */
 struct pct_case {
@@ -77,7 +76,11 @@ static uint64_t ref_bucket_high(uint64_t v)
 
 static uint64_t nearest_rank(const struct pct_case *c, uint64_t n)
 {
-	uint64_t r = (uint64_t)(((u128)c->num * n + c->den - 1) / c->den);
+	struct rp_u128 x = rp_u128_mul64(c->num, n);
+	uint64_t rem, r;
+
+	rp_u128_add64(&x, c->den - 1);
+	r = rp_u128_divmod(x, c->den, &rem).lo;
 
 	return r ? r : 1;
 }
@@ -120,12 +123,12 @@ static void check_moments(const struct rp_hist *h, const uint64_t *sorted,
 			  size_t n)
 {
 	long double mean, sd, got_sd = rp_hist_stddev(h);
-	u128 sum = 0;
+	struct rp_u128 sum = { 0, 0 };
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		sum += sorted[i];
-	mean = (long double)sum / (long double)n;
+		rp_u128_add64(&sum, sorted[i]);
+	mean = rp_u128_to_ld(sum) / (long double)n;
 	assert_true(fabsl(rp_hist_mean(h) - mean) <= mean * 1e-15L);
 	sd = ref_stddev(sorted, n, mean);
 	assert_true(got_sd >= 0 && isfinite(rp_hist_stddev(h)));
@@ -398,6 +401,74 @@ static void test_merge(void **state)
 	check_merge(odd, 5, odd_cut, 3);
 }
 
+/*
+ * Sums beyond 64 bits: the largest exact value (2^41 - 1) and 0 in equal
+ * numbers, doubled by merging until the count passes 2^40 (sum of squares
+ * about 2^122, sum about 2^81: both need the high word). Mean and standard
+ * deviation are exactly (2^41 - 1) / 2 all along.
+ */
+static void test_extreme_sums(void **state)
+{
+	static const uint64_t v[] = { 0, LIMIT - 1 };
+	const double half = (double)(LIMIT - 1) / 2;
+	struct rp_hist *a, *b;
+	int k;
+
+	(void)state;
+	assert_int_equal(rp_hist_create(&a), 0);
+	assert_int_equal(rp_hist_create(&b), 0);
+	fill(a, v, 2);
+	for (k = 0; k < 40; k++) {
+		rp_hist_reset(b);
+		assert_int_equal(rp_hist_merge(b, a), 0);
+		assert_int_equal(rp_hist_merge(a, b), 0);
+		assert_int_equal(rp_hist_count(a), 4ULL << k);
+		assert_true(rp_hist_mean(a) == half);
+		assert_true(rp_hist_stddev(a) == half);
+	}
+	assert_int_equal(rp_hist_percentile(a, 50), 0);
+	assert_int_equal(rp_hist_percentile(a, 50.001), LIMIT - 1);
+	rp_hist_destroy(b);
+	rp_hist_destroy(a);
+}
+
+/* Many records of the largest values: UINT64_MAX (clamped, but its sum
+ * is exact) and 2^41 - 1 (exact square), each 2^20 times. */
+static void test_many_max_records(void **state)
+{
+	struct rp_hist *h;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(rp_hist_create(&h), 0);
+	for (i = 0; i < (1U << 20); i++)
+		rp_hist_record(h, UINT64_MAX);
+	assert_true(rp_hist_mean(h) == (double)UINT64_MAX);
+	assert_true(rp_hist_stddev(h) >= 0);
+	assert_int_equal(rp_hist_max(h), UINT64_MAX);
+	rp_hist_reset(h);
+	for (i = 0; i < (1U << 20); i++)
+		rp_hist_record(h, i & 1 ? LIMIT - 1 : LIMIT - 3);
+	assert_true(rp_hist_mean(h) == (double)(LIMIT - 2));
+	assert_true(rp_hist_stddev(h) == 1);
+	rp_hist_destroy(h);
+}
+
+/* Merging many histograms of mixed magnitudes equals recording all. */
+static void test_merge_many(void **state)
+{
+	uint64_t *v = gen_log_uniform(21, N_RAND);
+	size_t cut[64], i;
+
+	(void)state;
+	for (i = 0; i < 64; i++)
+		cut[i] = i * (N_RAND / 64);
+	for (i = 0; i < N_RAND; i += 101)
+		v[i] = LIMIT - 1 - i;
+	check_merge(v, N_RAND, cut, 64);
+	free(v);
+}
+
 /* Explicit 0.2% bound on a random set (check_hist applies it everywhere). */
 static void test_stddev(void **state)
 {
@@ -518,6 +589,9 @@ int main(void)
 		cmocka_unit_test(test_empty_and_reset),
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_log_uniform),
+		cmocka_unit_test(test_extreme_sums),
+		cmocka_unit_test(test_many_max_records),
+		cmocka_unit_test(test_merge_many),
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_all_equal),
 		cmocka_unit_test(test_two_clusters),

@@ -61,6 +61,34 @@ static void test_registry(void **state)
 	}
 }
 
+/* What each transport can do, and the reason for what it cannot. */
+static void test_op_mask(void **state)
+{
+	const struct rp_xport_ops *t = rp_xport_find("tcp");
+	struct rp_err why = { "" };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rp_xport_check_op(t, RP_OP_WRITE, &why), 0);
+	assert_int_equal(rp_xport_check_op(t, RP_OP_READ, &why), 0);
+	assert_int_equal(rp_xport_check_op(t, RP_OP_SEND, &why), 0);
+	assert_string_equal(why.msg, "");
+	assert_int_equal(rp_xport_check_op(t, RP_OP_FETCH_ADD, &why),
+			 -EOPNOTSUPP);
+	assert_string_equal(why.msg, "transport tcp cannot do fetch_add; "
+				     "it does write, read, send");
+	assert_int_equal(rp_xport_check_op(t, RP_OP_WRITE_IMM, NULL),
+			 -EOPNOTSUPP);
+	for (i = 0; i < rp_xport_count(); i++) {
+		const struct rp_xport_ops *x = rp_xport_at(i);
+
+		assert_true(x->op_mask & RP_OP_BIT(RP_OP_WRITE));
+		assert_true((x->op_mask & ~RP_OP_MASK_ALL) == 0);
+		if (!strcmp(x->name, "rdma"))
+			assert_int_equal(x->op_mask, RP_OP_MASK_ALL);
+	}
+}
+
 static void test_tcp_ops_complete(void **state)
 {
 	struct rp_err why = { "" };
@@ -1231,6 +1259,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_op_mask),
 		cmocka_unit_test(test_tcp_ops_complete),
 		cmocka_unit_test(test_payload_round_trip),
 		cmocka_unit_test(test_payload_flip_detected),

@@ -270,7 +270,7 @@ static void tsc_pair(uint64_t *tsc, uint64_t *ns)
 		uint64_t n = mono_raw_ns();
 		uint64_t t1 = __rdtsc();
 
-		if (t1 - t0 < best) {
+		if (i == 0 || t1 - t0 < best) {
 			best = t1 - t0;
 			*tsc = t0 + (t1 - t0) / 2;
 			*ns = n;

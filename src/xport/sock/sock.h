@@ -180,13 +180,18 @@ int rp_sock_arm(struct rp_stream *s, rp_sock_t *fd, short *events);
 uint64_t rp_sock_verify_errors(struct rp_stream *s);
 void rp_sock_close(struct rp_stream *s);
 
+/* What a byte stream can do: no immediate data, no atomics. */
+#define RP_SOCK_OP_MASK                                                        \
+	(RP_OP_BIT(RP_OP_WRITE) | RP_OP_BIT(RP_OP_READ) | RP_OP_BIT(RP_OP_SEND))
+
 /* The ops table of a stream transport; @LOOPBACK and @WAIT_POLL (what the
  * engine sleeps on arm()'s descriptors with) may be NULL. */
 #define RP_SOCK_OPS(NAME, PROBE, LOOPBACK, WAIT_POLL)                          \
 	{                                                                      \
-		.name = NAME, .probe = PROBE, .listen = rp_sock_listen,        \
-		.accept = rp_sock_accept, .unlisten = rp_sock_unlisten,        \
-		.connect = rp_sock_connect, .local_info = rp_sock_local_info,  \
+		.name = NAME, .op_mask = RP_SOCK_OP_MASK, .probe = PROBE,      \
+		.listen = rp_sock_listen, .accept = rp_sock_accept,            \
+		.unlisten = rp_sock_unlisten, .connect = rp_sock_connect,      \
+		.local_info = rp_sock_local_info,                              \
 		.set_peer = rp_sock_set_peer, .set_point = rp_sock_set_point,  \
 		.serve = rp_sock_serve, .ping = rp_sock_ping,                  \
 		.post = rp_sock_post, .poll = rp_sock_poll,                    \

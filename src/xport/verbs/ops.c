@@ -185,6 +185,7 @@ static uint64_t rv_verify_errors(struct rp_stream *bs)
 
 static const struct rp_xport_ops rv_xport_ops = {
 	.name = "rdma",
+	.op_mask = RP_OP_MASK_ALL,
 	.probe = rv_probe,
 	.listen = rv_listen,
 	.accept = rv_accept,
