@@ -124,3 +124,46 @@ print(fmt % (sys.argv[2], "%.5g" % med(a), "%.5g" % med(b), "%.3f" % r),
       end="")
 ' "$BENCH_FMT" "$what" "${figs[@]}"
 }
+
+# bench_medians ROWS: the table of medians of ROWS, lines "what<TAB>a<TAB>b"
+# (a round each, the same what in several rounds): each what once, in its
+# first order, its medians, the ratio the median of the rounds' ratios.
+bench_medians() {
+	local rows=$1 what a b r
+	cut -f1 "$rows" | awk '!seen[$0]++' | while IFS= read -r what; do
+		a=$(awk -F'\t' -v w="$what" '$1 == w { print $2 }' "$rows" |
+			bench_median)
+		b=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$rows" |
+			bench_median)
+		r=$(awk -F'\t' -v w="$what" '$1 == w && $2 != "nan" &&
+			$3 != "nan" && $3 != 0 { printf "%.6f\n", $2 / $3 }' \
+			"$rows" | bench_median %.3f)
+		printf "$BENCH_FMT" "$what" "$a" "$b" "$r"
+	done
+}
+
+# bench_need RDMAPERF TOOL...: exit 77 naming a missing TOOL, 1 when
+# RDMAPERF is not built.
+bench_need() {
+	local rp=$1 t
+	shift
+	for t in "$@"; do
+		command -v "$t" >/dev/null || {
+			echo "bench: $t missing (scripts/install-deps.sh)" >&2
+			exit 77
+		}
+	done
+	[ -x "$rp" ] || { echo "bench: $rp not built" >&2; exit 1; }
+}
+
+# bench_pin: PIN_SRV and PIN_CLI, the commands that put servers on CPU 1
+# and clients on CPU 0 (RP_BENCH_PIN=0, one CPU or no taskset: none), and
+# PIN_DESC, what was done.
+bench_pin() {
+	PIN_SRV=() PIN_CLI=() PIN_DESC="unpinned"
+	if [ "${RP_BENCH_PIN:-1}" = 1 ] && command -v taskset >/dev/null &&
+		[ "$(nproc)" -ge 2 ]; then
+		PIN_SRV=(taskset -c 1) PIN_CLI=(taskset -c 0)
+		PIN_DESC="servers on CPU 1, clients on CPU 0"
+	fi
+}

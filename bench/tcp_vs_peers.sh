@@ -54,20 +54,8 @@ DEPTH=${DEPTH:-128}
 LAT_SIZE=${LAT_SIZE:-64}
 HOST=127.0.0.1
 
-for t in iperf3 sockperf python3; do
-	command -v "$t" >/dev/null || {
-		echo "bench: $t missing (scripts/install-deps.sh)" >&2
-		exit 77
-	}
-done
-[ -x "$RP" ] || { echo "bench: $RP not built" >&2; exit 1; }
-
-PIN_SRV=() PIN_CLI=() PIN_DESC="unpinned"
-if [ "${RP_BENCH_PIN:-1}" = 1 ] && command -v taskset >/dev/null &&
-	[ "$(nproc)" -ge 2 ]; then
-	PIN_SRV=(taskset -c 1) PIN_CLI=(taskset -c 0)
-	PIN_DESC="servers on CPU 1, clients on CPU 0"
-fi
+bench_need "$RP" iperf3 sockperf python3
+bench_pin
 
 # iperf3 runs one thread a stream from 3.16 on, all streams in one before.
 IPERF_VER=$(iperf3 --version 2>/dev/null | awk 'NR == 1 { print $2 }')
@@ -153,11 +141,4 @@ done
 echo
 echo "== median over $ROUNDS rounds (ratio: median of the rounds' ratios)"
 bench_header
-cut -f1 "$rows" | awk '!seen[$0]++' | while IFS= read -r what; do
-	a=$(awk -F'\t' -v w="$what" '$1 == w { print $2 }' "$rows" | bench_median)
-	b=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$rows" | bench_median)
-	r=$(awk -F'\t' -v w="$what" '$1 == w && $2 != "nan" && $3 != "nan" && $3 != 0 \
-		{ printf "%.6f\n", $2 / $3 }' "$rows" | bench_median %.3f)
-	# shellcheck disable=SC2059 # the table's format
-	printf "$BENCH_FMT" "$what" "$a" "$b" "$r"
-done
+bench_medians "$rows"

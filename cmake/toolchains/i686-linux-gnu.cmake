@@ -10,24 +10,12 @@
 # (or natively, where the x86-64 kernel runs 32-bit programs:
 # CONFIG_IA32_EMULATION, as Debian's does). It builds with the rdma
 # transports: Debian ships libibverbs-dev:i386 and librdmacm-dev:i386.
-set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)
-set(CMAKE_C_COMPILER i686-linux-gnu-gcc)
-set(CMAKE_LIBRARY_ARCHITECTURE i386-linux-gnu)
+set(RP_CROSS_TRIPLET i686-linux-gnu)
+set(RP_CROSS_MULTIARCH i386-linux-gnu)
+set(RP_CROSS_QEMU qemu-i386)
 # x87 arithmetic: round a double to double on assignment and return, as C
 # says (GNU mode keeps 80 bits in registers otherwise), so one figure
 # computed twice compares equal, as on every other target.
 set(CMAKE_C_FLAGS_INIT "-fexcess-precision=standard")
-
-# Libraries and headers from the multiarch tree, programs from the host.
-set(CMAKE_FIND_ROOT_PATH /usr/i686-linux-gnu /usr/lib/i386-linux-gnu)
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
-
-# pkg-config must see the target's .pc files only, never the host's.
-set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/i386-linux-gnu/pkgconfig:/usr/share/pkgconfig)
-set(ENV{PKG_CONFIG_PATH} "")
-
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-i386)
+include(${CMAKE_CURRENT_LIST_DIR}/linux-cross.cmake)

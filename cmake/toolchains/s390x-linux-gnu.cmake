@@ -12,20 +12,8 @@
 # transports (-DRP_RDMA=OFF): a mainframe has no verbs device to test
 # them on, and leaving rdma-core out keeps the cross install small; the
 # i686 and aarch64 builds compile the rdma code for other targets.
-set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR s390x)
-set(CMAKE_C_COMPILER s390x-linux-gnu-gcc)
-set(CMAKE_LIBRARY_ARCHITECTURE s390x-linux-gnu)
-
-# Libraries and headers from the multiarch tree, programs from the host.
-set(CMAKE_FIND_ROOT_PATH /usr/s390x-linux-gnu /usr/lib/s390x-linux-gnu)
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
-
-# pkg-config must see the target's .pc files only, never the host's.
-set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/s390x-linux-gnu/pkgconfig:/usr/share/pkgconfig)
-set(ENV{PKG_CONFIG_PATH} "")
-
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-s390x)
+set(RP_CROSS_TRIPLET s390x-linux-gnu)
+set(RP_CROSS_MULTIARCH s390x-linux-gnu)
+set(RP_CROSS_QEMU qemu-s390x)
+include(${CMAKE_CURRENT_LIST_DIR}/linux-cross.cmake)
