@@ -132,19 +132,22 @@ def verbs_ops(binary):
     for op in RDMA_OPS:
         tests.append(("%s --signal 32 --post-list 8" % op,
                       lambda b, s, o=op:
-                      ops_case(b, s.port, o, 13, 64, 5000,
+                      ops_case(b, s.port, o, 13, 64, 2000,
                                ["--signal", "32", "--post-list", "8"])))
     tests.append(("--signal, timed", signal_timed))
-    tests.append(("--rate achieved", rate_case))
-    tests.append(("--rate saturated", saturated_case))
-    tests.append(("--load-curve 4", load_curve_case))
+    if not os.environ.get("ASAN_OPTIONS"):
+        # the open loop's figures on verbs; the sanitizer suite runs the
+        # same engine code over TCP (e2e.load), and CI must stay short
+        tests.append(("--rate achieved", rate_case))
+        tests.append(("--rate saturated", saturated_case))
+        tests.append(("--load-curve 4", load_curve_case))
     return tests
 
 
 def signal_timed(b, s):
     """A timed phase ends on a signaled operation: no hang, none lost."""
     doc = client_json(b, s.port, ["-x", "rdma", "-o", "send", "-S", "64",
-                                  "-q", "128", "-t", "1", "--signal", "64",
+                                  "-q", "128", "-t", "0.5", "--signal", "64",
                                   "--verify"] + QUICK)
     check_result(doc["results"][0], "rdma", "send", 64, 128, verify=True)
 
@@ -174,7 +177,7 @@ def saturated_case(b, s):
 def load_curve_case(b, s):
     doc = client_json(b, s.port, ["-x", "rdma", "-o", "write", "-S", "4096",
                                   "-q", "16", "--load-curve", "4", "-C",
-                                  "2000", "--no-latency"] + QUICK)
+                                  "1000", "--no-latency"] + QUICK)
     res = doc["results"]
     check(len(res) == 5 and all(r["ok"] for r in res),
           "%d results: %r" % (len(res), [r["error"] for r in res]))
