@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RP_RATE_MAX_POINTS 32 /* rates of one sweep (--load-curve: 31) */
+#define RP_RATE_MAX_POINTS 32	/* rates of one sweep (--load-curve: 31) */
 #define RP_RATE_SATURATED  0.97 /* achieved below this share: saturated */
 #define RP_RATE_DEFAULT_NS (2ULL * 1000000000ULL) /* no -C, no -t */
 

@@ -80,7 +80,6 @@ void rp_report_text_load(FILE *f, const struct rp_config *cfg,
 			 const struct rp_result *res,
 			 struct rp_report_shape shape);
 
-
 /** rp_report_shape - the shape of @n results of @cfg; one point per result
  *  when @n does not divide into the sweep's points. */
 struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n);

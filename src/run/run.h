@@ -96,7 +96,7 @@ struct rp_config {
 	 * innermost of the sweep); none: closed loop only */
 	struct rp_rate rates[RP_RATE_MAX_POINTS];
 	size_t n_rates;
-	unsigned int load_curve; /* --load-curve N, or 0 */
+	unsigned int load_curve;   /* --load-curve N, or 0 */
 	bool iterations_defaulted; /* neither -C nor -t: rp_sweep_iterations */
 	int cpus[RP_MAX_CPUS];	   /* --cpu: thread i runs on cpus[i % n] */
 	size_t n_cpus;
@@ -350,9 +350,9 @@ double rp_engine_period_ns(uint64_t rate, unsigned int streams);
  * stream i of the @n posts operation k at t0 + (i / n + k) * period
  * (staggered), or as soon after as its queue has room; each operation's
  * latency from that intended start goes to es[i].corr (wrk2's correction
- * of coordinated omission), its post-to-completion one to hist. Under --wait event it sleeps
- * in poll(2) over the streams' arm() descriptors when nothing moved.
- * Return: 0, -ETIMEDOUT when a stream saw nothing complete for the stall
+ * of coordinated omission), its post-to-completion one to hist. Under --wait
+ * event it sleeps in poll(2) over the streams' arm() descriptors when nothing
+ * moved. Return: 0, -ETIMEDOUT when a stream saw nothing complete for the stall
  * time, or the transport's -errno (its reason in that stream's err).
  * Each es[i].out counts what completed.
  */

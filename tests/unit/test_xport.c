@@ -444,9 +444,9 @@ static uint64_t flow_turn(struct flow *f, uint32_t batch)
 	if (room > batch)
 		room = batch;
 	if (room) {
-		assert_int_equal(
-			tcp->post(f->s, f->seq0 + f->posted, (uint32_t)room, true),
-			0);
+		assert_int_equal(tcp->post(f->s, f->seq0 + f->posted,
+					   (uint32_t)room, true),
+				 0);
 		f->posted += room;
 	}
 	c = tcp->poll(f->s);

@@ -74,8 +74,8 @@ static int serve_sink_step(struct sock_stream *s, bool echo)
 		 * everything as soon as the input runs dry (nothing more to
 		 * cover: the sender's last messages never wait) */
 		s->echo_bytes = s->rx_bytes;
-		if (!moved || s->completed - s->ctx.want >=
-				      rp_spec_signal(&s->base.spec))
+		if (!moved ||
+		    s->completed - s->ctx.want >= rp_spec_signal(&s->base.spec))
 			s->ctx.want = s->completed;
 		err = rp_sock_ctr_push(s);
 	}
