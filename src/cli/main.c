@@ -11,6 +11,7 @@
 
 #include "cli/live.h"
 #include "cli/options.h"
+#include "platform/clock.h"
 #include "platform/net.h"
 #include "platform/os.h"
 #include "report/report.h"
@@ -196,6 +197,8 @@ static int run_client(struct rp_config *cfg)
 		rp_live_clear(&live);
 		tell_failures(cfg, r, points);
 	}
+	for (i = 0; i < n; i++)
+		rp_host_clock_end(res[i].client_host);
 	failed |= output(cfg, res, n);
 	cfg->obs = NULL;
 	for (i = 0; i < n; i++)
@@ -328,6 +331,7 @@ int main(int argc, char **argv)
 		rp_cli_usage(stdout);
 		return 0;
 	}
+	rp_clock_init();
 	if (act == RP_CLI_VERSION) {
 		printf("rdmaperf %s\n", RP_VERSION);
 		return 0;

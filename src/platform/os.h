@@ -7,6 +7,7 @@
 #ifndef RP_PLATFORM_OS_H
 #define RP_PLATFORM_OS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,6 +17,14 @@
  * Return: 0 or -errno.
  */
 int rp_os_init(void);
+
+/**
+ * rp_os_tsc_trusted - whether the system itself keeps time by the TSC
+ * (Linux: the clocksource is "tsc", so it found the counter synchronized
+ * across CPUs and stable; Windows: its performance counter runs on it
+ * wherever the TSC is invariant). platform/clock.c reads the TSC only then.
+ */
+bool rp_os_tsc_trusted(void);
 
 /**
  * rp_os_on_interrupt - call @fn (with SIGINT) when the user interrupts

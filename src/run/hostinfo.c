@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What a result says about each host. */
 #include "platform/build.h"
+#include "platform/clock.h"
 #include "platform/host.h"
 #include "run/run.h"
 
@@ -23,6 +24,19 @@ static cJSON *build_info(void)
 	return j;
 }
 
+/* What rp_clock_ns() reads (platform/clock.h): the timestamps of every
+ * figure of this side. */
+static cJSON *clock_info(void)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	if (!j)
+		return NULL;
+	cJSON_AddStringToObject(j, "source", rp_clock_source_name());
+	cJSON_AddNumberToObject(j, "hz", rp_clock_hz());
+	return j;
+}
+
 cJSON *rp_host_info(void)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -40,5 +54,15 @@ cJSON *rp_host_info(void)
 	}
 	cJSON_AddNumberToObject(j, "cpus", (double)h.cpus);
 	cJSON_AddItemToObject(j, "build", build_info());
+	cJSON_AddItemToObject(j, "clock", clock_info());
 	return j;
+}
+
+void rp_host_clock_end(cJSON *host)
+{
+	cJSON *c = cJSON_GetObjectItemCaseSensitive(host, "clock");
+
+	if (cJSON_IsObject(c) &&
+	    !cJSON_GetObjectItemCaseSensitive(c, "drift_ppm"))
+		cJSON_AddNumberToObject(c, "drift_ppm", rp_clock_drift_ppm());
 }

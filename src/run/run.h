@@ -269,6 +269,10 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 /** rp_host_info - this host as a JSON object (hostname, kernel, cpus...). */
 cJSON *rp_host_info(void);
 
+/** rp_host_clock_end - at the end of a run, this side's clock drift from
+ *  CLOCK_MONOTONIC since calibration into @host's "clock" (drift_ppm). */
+void rp_host_clock_end(cJSON *host);
+
 struct rp_server;
 
 /**

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "platform/os.h"
@@ -12,6 +13,21 @@
 int rp_os_init(void)
 {
 	return 0;
+}
+
+bool rp_os_tsc_trusted(void)
+{
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/"
+			"current_clocksource",
+			"r");
+	char name[32] = "";
+	bool tsc;
+
+	if (!f)
+		return false;
+	tsc = fgets(name, sizeof(name), f) && !strcmp(name, "tsc\n");
+	fclose(f);
+	return tsc;
 }
 
 void rp_os_on_interrupt(void (*fn)(int sig))

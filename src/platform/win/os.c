@@ -19,6 +19,11 @@ int rp_os_init(void)
 	return err ? -ENETDOWN : 0;
 }
 
+bool rp_os_tsc_trusted(void)
+{
+	return true;
+}
+
 static void (*_Atomic on_interrupt)(int sig);
 
 /* Runs on a thread the system starts for the event. */
