@@ -11,8 +11,6 @@
 
 #include "cli/options.h"
 #include "cli/parse.h"
-#include "core/cpulist.h"
-#include "core/sweep.h"
 #include "core/units.h"
 #include "platform/net.h"
 #include "proto/proto.h"
@@ -135,152 +133,6 @@ static int o_transport(struct parse *p, const char *arg)
 	return err;
 }
 
-static int o_op(struct parse *p, const char *arg)
-{
-	if (rp_op_parse(arg, &p->cfg->spec.op))
-		return rp_cli_bad(
-			p,
-			"-o/--op: unknown operation '%s': accepted W|write,"
-			" R|read, S|send, write_imm, fetch_add, "
-			"cmp_swap",
-			arg);
-	return 0;
-}
-
-static int o_size(struct parse *p, const char *arg)
-{
-	struct rp_config *c = p->cfg;
-
-	if (p->all_sizes)
-		return rp_cli_bad(
-			p, "-S/--size and --all-sizes are exclusive: give one");
-	p->set_sizes = true;
-	return rp_sweep_parse_sizes(arg, RP_SPEC_MAX_SIZE, c->sizes,
-				    RP_MAX_SIZES, &c->n_sizes, p->err,
-				    p->errlen);
-}
-
-static int o_all_sizes(struct parse *p, const char *arg)
-{
-	(void)arg;
-	if (p->set_sizes)
-		return rp_cli_bad(
-			p, "-S/--size and --all-sizes are exclusive: give one");
-	p->all_sizes = true;
-	p->cfg->n_sizes = rp_sweep_all_sizes(p->cfg->sizes, RP_MAX_SIZES);
-	return 0;
-}
-
-static int o_depth(struct parse *p, const char *arg)
-{
-	struct rp_config *c = p->cfg;
-
-	return rp_sweep_parse_depths(arg, RP_SPEC_MAX_DEPTH, c->depths,
-				     RP_MAX_DEPTHS, &c->n_depths, p->err,
-				     p->errlen);
-}
-
-static int o_streams(struct parse *p, const char *arg)
-{
-	uint64_t v;
-	int err = rp_cli_num_in(p, "-P/--streams", arg, 1, RP_SPEC_MAX_STREAMS,
-				&v);
-
-	p->cfg->spec.streams = (uint32_t)v;
-	return err;
-}
-
-static int o_threads(struct parse *p, const char *arg)
-{
-	uint64_t v;
-	int err = rp_cli_num_in(p, "-T/--threads", arg, 1, RP_SPEC_MAX_THREADS,
-				&v);
-
-	p->cfg->spec.threads = (uint32_t)v;
-	return err;
-}
-
-static int o_bidir(struct parse *p, const char *arg)
-{
-	(void)arg;
-	p->cfg->spec.bidir = true;
-	return 0;
-}
-
-static int o_wait(struct parse *p, const char *arg)
-{
-	if (rp_wait_parse(arg, &p->cfg->spec.wait))
-		return rp_cli_bad(
-			p, "--wait: unknown mode '%s': accepted busy, event",
-			arg);
-	return 0;
-}
-
-static int o_cpu(struct parse *p, const char *arg)
-{
-	struct rp_config *c = p->cfg;
-
-	return rp_cpulist_parse(arg, c->cpus, RP_MAX_CPUS, &c->n_cpus, p->err,
-				p->errlen);
-}
-
-static int o_iters(struct parse *p, const char *arg)
-{
-	p->set_iters = true;
-	return rp_cli_num_in(p, "-C/--iterations", arg, 1, RP_SPEC_MAX_ITERS,
-			     &p->cfg->spec.iterations);
-}
-
-static int o_time(struct parse *p, const char *arg)
-{
-	uint64_t ns;
-	int err = rp_units_parse_seconds(arg, &ns);
-
-	p->set_time = true;
-	if (err || ns < 1000000 || ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
-		return rp_cli_bad(
-			p,
-			"-t/--time: '%s' is not a duration from 0.001 "
-			"to %llu seconds",
-			arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
-	p->cfg->spec.duration_ns = ns;
-	return 0;
-}
-
-static int o_warmup(struct parse *p, const char *arg)
-{
-	p->set_warmup = true;
-	return rp_cli_num_in(p, "--warmup", arg, 0, RP_SPEC_MAX_ITERS,
-			     &p->cfg->spec.warmup);
-}
-
-static int o_lat_iters(struct parse *p, const char *arg)
-{
-	return rp_cli_num_in(p, "--lat-iterations", arg, 1, RP_SPEC_MAX_ITERS,
-			     &p->cfg->spec.lat_iterations);
-}
-
-static int o_no_latency(struct parse *p, const char *arg)
-{
-	(void)arg;
-	p->cfg->spec.latency = false;
-	return 0;
-}
-
-static int o_no_bandwidth(struct parse *p, const char *arg)
-{
-	(void)arg;
-	p->cfg->spec.bandwidth = false;
-	return 0;
-}
-
-static int o_verify(struct parse *p, const char *arg)
-{
-	(void)arg;
-	p->cfg->spec.verify = true;
-	return 0;
-}
-
 static int o_once(struct parse *p, const char *arg)
 {
 	(void)arg;
@@ -353,26 +205,26 @@ static const struct opt opts[] = {
 	{ "port", 'p', 1, o_port, "PORT", "control port (default 18520)" },
 	{ "transport", 'x', 1, o_transport, "LIST",
 	  "transports, comma-separated (see below)" },
-	{ "op", 'o', 1, o_op, "OP",
+	{ "op", 'o', 1, rp_cli_o_op, "OP",
 	  "W|write, R|read, S|send, write_imm, fetch_add, cmp_swap" },
-	{ "size", 'S', 1, o_size, "SIZES",
+	{ "size", 'S', 1, rp_cli_o_size, "SIZES",
 	  "message size, list 4K,1M or range 2-8M (default 64K)" },
-	{ "all-sizes", O_ALL_SIZES, 0, o_all_sizes, NULL,
+	{ "all-sizes", O_ALL_SIZES, 0, rp_cli_o_all_sizes, NULL,
 	  "sweep sizes 2 B to 8 MiB, powers of two (-S 2-8M)" },
-	{ "queue-depth", 'q', 1, o_depth, "DEPTHS",
+	{ "queue-depth", 'q', 1, rp_cli_o_depth, "DEPTHS",
 	  "operations in flight, list or range (default 16)" },
-	{ "streams", 'P', 1, o_streams, "N",
+	{ "streams", 'P', 1, rp_cli_o_streams, "N",
 	  "parallel streams, 1 to 128 (default 1)" },
-	{ "threads", 'T', 1, o_threads, "N",
+	{ "threads", 'T', 1, rp_cli_o_threads, "N",
 	  "threads on each side, 1 to 64, at most -P (default 1)" },
-	{ "bidir", O_BIDIR, 0, o_bidir, NULL, "both ends send at once" },
-	{ "wait", O_WAIT, 1, o_wait, "MODE",
+	{ "bidir", O_BIDIR, 0, rp_cli_o_bidir, NULL, "both ends send at once" },
+	{ "wait", O_WAIT, 1, rp_cli_o_wait, "MODE",
 	  "busy|event: spin on completions or sleep (default busy)" },
-	{ "cpu", O_CPU, 1, o_cpu, "LIST",
+	{ "cpu", O_CPU, 1, rp_cli_o_cpu, "LIST",
 	  "pin this side's threads to LIST (0-3,6), in turn" },
-	{ "iterations", 'C', 1, o_iters, "N",
+	{ "iterations", 'C', 1, rp_cli_o_iters, "N",
 	  "operations per stream and point (default: below)" },
-	{ "time", 't', 1, o_time, "SECONDS",
+	{ "time", 't', 1, rp_cli_o_time, "SECONDS",
 	  "run the throughput phase this long instead of -C" },
 	{ "rate", O_RATE, 1, rp_cli_o_rate, "RATE",
 	  "open loop: offer RATE ops/s (200k) or bits/s (20G), a list" },
@@ -382,15 +234,15 @@ static const struct opt opts[] = {
 	  "one completion/ack per N operations" },
 	{ "post-list", O_POST_LIST, 1, rp_cli_o_post_list, "N",
 	  "rdma: N work requests per post call" },
-	{ "warmup", O_WARMUP, 1, o_warmup, "N",
+	{ "warmup", O_WARMUP, 1, rp_cli_o_warmup, "N",
 	  "warm-up operations, not counted (default 1000)" },
-	{ "lat-iterations", O_LAT_ITERS, 1, o_lat_iters, "N",
+	{ "lat-iterations", O_LAT_ITERS, 1, rp_cli_o_lat_iters, "N",
 	  "ping-pongs in the unloaded latency phase (default 1000)" },
-	{ "no-latency", O_NO_LAT, 0, o_no_latency, NULL,
+	{ "no-latency", O_NO_LAT, 0, rp_cli_o_no_latency, NULL,
 	  "skip the unloaded latency phase" },
-	{ "no-bandwidth", O_NO_BW, 0, o_no_bandwidth, NULL,
+	{ "no-bandwidth", O_NO_BW, 0, rp_cli_o_no_bandwidth, NULL,
 	  "skip the throughput phase" },
-	{ "verify", O_VERIFY, 0, o_verify, NULL,
+	{ "verify", O_VERIFY, 0, rp_cli_o_verify, NULL,
 	  "receiver checks the payload of every message" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },

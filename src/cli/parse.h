@@ -53,6 +53,24 @@ int rp_cli_o_max_streams(struct parse *p, const char *arg);
 int rp_cli_o_max_size(struct parse *p, const char *arg);
 int rp_cli_o_max_time(struct parse *p, const char *arg);
 
+/* test_opts.c: what the test is and how long it runs */
+int rp_cli_o_op(struct parse *p, const char *arg);
+int rp_cli_o_size(struct parse *p, const char *arg);
+int rp_cli_o_all_sizes(struct parse *p, const char *arg);
+int rp_cli_o_depth(struct parse *p, const char *arg);
+int rp_cli_o_streams(struct parse *p, const char *arg);
+int rp_cli_o_threads(struct parse *p, const char *arg);
+int rp_cli_o_bidir(struct parse *p, const char *arg);
+int rp_cli_o_wait(struct parse *p, const char *arg);
+int rp_cli_o_cpu(struct parse *p, const char *arg);
+int rp_cli_o_iters(struct parse *p, const char *arg);
+int rp_cli_o_time(struct parse *p, const char *arg);
+int rp_cli_o_warmup(struct parse *p, const char *arg);
+int rp_cli_o_lat_iters(struct parse *p, const char *arg);
+int rp_cli_o_no_latency(struct parse *p, const char *arg);
+int rp_cli_o_no_bandwidth(struct parse *p, const char *arg);
+int rp_cli_o_verify(struct parse *p, const char *arg);
+
 /* load_opts.c: the offered load and batching, and their rules */
 int rp_cli_o_rate(struct parse *p, const char *arg);
 int rp_cli_o_load_curve(struct parse *p, const char *arg);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The options that shape a test: its operation, sizes, depths, streams and
+ * threads, directions, waiting, pinning, and how long each phase runs.
+ * One handler each, called by the table in options.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/parse.h"
+#include "core/cpulist.h"
+#include "core/sweep.h"
+#include "core/units.h"
+#include "run/run.h"
+
+int rp_cli_o_op(struct parse *p, const char *arg)
+{
+	if (rp_op_parse(arg, &p->cfg->spec.op))
+		return rp_cli_bad(
+			p,
+			"-o/--op: unknown operation '%s': accepted W|write,"
+			" R|read, S|send, write_imm, fetch_add, "
+			"cmp_swap",
+			arg);
+	return 0;
+}
+
+int rp_cli_o_size(struct parse *p, const char *arg)
+{
+	struct rp_config *c = p->cfg;
+
+	if (p->all_sizes)
+		return rp_cli_bad(
+			p, "-S/--size and --all-sizes are exclusive: give one");
+	p->set_sizes = true;
+	return rp_sweep_parse_sizes(arg, RP_SPEC_MAX_SIZE, c->sizes,
+				    RP_MAX_SIZES, &c->n_sizes, p->err,
+				    p->errlen);
+}
+
+int rp_cli_o_all_sizes(struct parse *p, const char *arg)
+{
+	(void)arg;
+	if (p->set_sizes)
+		return rp_cli_bad(
+			p, "-S/--size and --all-sizes are exclusive: give one");
+	p->all_sizes = true;
+	p->cfg->n_sizes = rp_sweep_all_sizes(p->cfg->sizes, RP_MAX_SIZES);
+	return 0;
+}
+
+int rp_cli_o_depth(struct parse *p, const char *arg)
+{
+	struct rp_config *c = p->cfg;
+
+	return rp_sweep_parse_depths(arg, RP_SPEC_MAX_DEPTH, c->depths,
+				     RP_MAX_DEPTHS, &c->n_depths, p->err,
+				     p->errlen);
+}
+
+int rp_cli_o_streams(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_cli_num_in(p, "-P/--streams", arg, 1, RP_SPEC_MAX_STREAMS,
+				&v);
+
+	p->cfg->spec.streams = (uint32_t)v;
+	return err;
+}
+
+int rp_cli_o_threads(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_cli_num_in(p, "-T/--threads", arg, 1, RP_SPEC_MAX_THREADS,
+				&v);
+
+	p->cfg->spec.threads = (uint32_t)v;
+	return err;
+}
+
+int rp_cli_o_bidir(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.bidir = true;
+	return 0;
+}
+
+int rp_cli_o_wait(struct parse *p, const char *arg)
+{
+	if (rp_wait_parse(arg, &p->cfg->spec.wait))
+		return rp_cli_bad(
+			p, "--wait: unknown mode '%s': accepted busy, event",
+			arg);
+	return 0;
+}
+
+int rp_cli_o_cpu(struct parse *p, const char *arg)
+{
+	struct rp_config *c = p->cfg;
+
+	return rp_cpulist_parse(arg, c->cpus, RP_MAX_CPUS, &c->n_cpus, p->err,
+				p->errlen);
+}
+
+int rp_cli_o_iters(struct parse *p, const char *arg)
+{
+	p->set_iters = true;
+	return rp_cli_num_in(p, "-C/--iterations", arg, 1, RP_SPEC_MAX_ITERS,
+			     &p->cfg->spec.iterations);
+}
+
+int rp_cli_o_time(struct parse *p, const char *arg)
+{
+	uint64_t ns;
+	int err = rp_units_parse_seconds(arg, &ns);
+
+	p->set_time = true;
+	if (err || ns < 1000000 || ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
+		return rp_cli_bad(
+			p,
+			"-t/--time: '%s' is not a duration from 0.001 "
+			"to %llu seconds",
+			arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
+	p->cfg->spec.duration_ns = ns;
+	return 0;
+}
+
+int rp_cli_o_warmup(struct parse *p, const char *arg)
+{
+	p->set_warmup = true;
+	return rp_cli_num_in(p, "--warmup", arg, 0, RP_SPEC_MAX_ITERS,
+			     &p->cfg->spec.warmup);
+}
+
+int rp_cli_o_lat_iters(struct parse *p, const char *arg)
+{
+	return rp_cli_num_in(p, "--lat-iterations", arg, 1, RP_SPEC_MAX_ITERS,
+			     &p->cfg->spec.lat_iterations);
+}
+
+int rp_cli_o_no_latency(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.latency = false;
+	return 0;
+}
+
+int rp_cli_o_no_bandwidth(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.bandwidth = false;
+	return 0;
+}
+
+int rp_cli_o_verify(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.verify = true;
+	return 0;
+}
