@@ -131,18 +131,27 @@ static int send_auth(rp_sock_t fd, const uint8_t *nonce, const uint8_t *mac,
 	return err;
 }
 
+/* The peer's next message into *@msg and *@type (AUTH, or what it said
+ * instead), or why none came. */
+static int recv_auth(rp_sock_t fd, int timeout_ms, cJSON **msg, uint16_t *type,
+		     struct rp_err *why)
+{
+	int err = rp_proto_recv(fd, timeout_ms, type, msg);
+
+	return err ? rp_errf(why, err, "waiting for AUTH: %s",
+			     rp_proto_strerror(err))
+		   : 0;
+}
+
 /* The server's answer to HELLO: AUTH into *@msg, or why not. */
 static int recv_server_auth(rp_sock_t fd, int timeout_ms, cJSON **msg,
 			    cJSON **error, struct rp_err *why)
 {
 	uint16_t type;
-	int err = rp_proto_recv(fd, timeout_ms, &type, msg);
+	int err = recv_auth(fd, timeout_ms, msg, &type, why);
 
-	if (err)
-		return rp_errf(why, err, "waiting for AUTH: %s",
-			       rp_proto_strerror(err));
-	if (type == RP_MSG_AUTH)
-		return 0;
+	if (err || type == RP_MSG_AUTH)
+		return err;
 	if (type == RP_MSG_ERROR) {
 		*error = *msg;
 		*msg = NULL;
@@ -259,13 +268,10 @@ static int recv_client_auth(rp_sock_t fd, int timeout_ms, cJSON **msg,
 			    struct rp_err *why)
 {
 	uint16_t type;
-	int err = rp_proto_recv(fd, timeout_ms, &type, msg);
+	int err = recv_auth(fd, timeout_ms, msg, &type, why);
 
-	if (err)
-		return rp_errf(why, err, "waiting for AUTH: %s",
-			       rp_proto_strerror(err));
-	if (type == RP_MSG_AUTH)
-		return 0;
+	if (err || type == RP_MSG_AUTH)
+		return err;
 	if (type == RP_MSG_ERROR)
 		err = client_gave_up(*msg, why);
 	else

@@ -210,11 +210,10 @@ def socket_inodes(pid):
     return inodes
 
 
-def listening_sockets(pid):
-    """(family, address as /proc/net/tcp{,6} writes it, port) of every TCP
-    socket process @pid listens on."""
-    inodes = socket_inodes(pid)
-    found = []
+def proc_tcp_rows():
+    """The kernel's TCP sockets: (family, fields of a /proc/net/tcp{,6}
+    line) for each, or None when /proc cannot tell (no table readable)."""
+    rows, seen = [], False
     for name, family in (("/proc/net/tcp", socket.AF_INET),
                          ("/proc/net/tcp6", socket.AF_INET6)):
         try:
@@ -222,29 +221,32 @@ def listening_sockets(pid):
                 lines = f.readlines()[1:]
         except OSError:
             continue
-        for line in lines:
-            fields = line.split()
-            if len(fields) > 9 and fields[3] == "0A" and fields[9] in inodes:
-                addr, port = fields[1].rsplit(":", 1)
-                found.append((family, addr, int(port, 16)))
-    return found
+        seen = True
+        rows.extend((family, line.split()) for line in lines)
+    return rows if seen else None
+
+
+def proc_port(fields):
+    """The local port of a /proc/net/tcp line's @fields."""
+    return int(fields[1].rsplit(":", 1)[1], 16)
+
+
+def listening_sockets(pid):
+    """(family, address as /proc/net/tcp{,6} writes it, port) of every TCP
+    socket process @pid listens on."""
+    inodes = socket_inodes(pid)
+    return [(family, f[1].rsplit(":", 1)[0], proc_port(f))
+            for family, f in proc_tcp_rows() or []
+            if len(f) > 9 and f[3] == "0A" and f[9] in inodes]
+
 
 def _proc_listening(port):
     """True/False from /proc/net/tcp{,6}; None if /proc cannot tell."""
-    seen = False
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(name) as f:
-                lines = f.readlines()[1:]
-        except OSError:
-            continue
-        seen = True
-        for line in lines:
-            fields = line.split()
-            if len(fields) > 3 and fields[3] == "0A" and \
-                    int(fields[1].rsplit(":", 1)[1], 16) == port:
-                return True
-    return False if seen else None
+    rows = proc_tcp_rows()
+    if rows is None:
+        return None
+    return any(len(f) > 3 and f[3] == "0A" and proc_port(f) == port
+               for _, f in rows)
 
 
 def wait_listening(port, proc=None, timeout=10.0):

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "sockpair.h"
+
 #include "proto/auth.h"
 #include "proto/proto.h"
 
@@ -33,28 +35,6 @@ static size_t klen(const uint8_t *k)
 }
 
 /* ---- the two ends ---------------------------------------------------- */
-
-static int setup_pair(void **state)
-{
-	int *sv = malloc(2 * sizeof(int));
-
-	if (!sv || socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-		free(sv);
-		return -1;
-	}
-	*state = sv;
-	return 0;
-}
-
-static int teardown_pair(void **state)
-{
-	int *sv = *state;
-
-	close(sv[0]);
-	close(sv[1]);
-	free(sv);
-	return 0;
-}
 
 /* The real server on sv[1], in a thread: HELLO, then rp_auth_server. */
 struct server_run {

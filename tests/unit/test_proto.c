@@ -18,36 +18,14 @@
 
 #include <cmocka.h>
 
+#include "sockpair.h"
+
 #include "core/clock.h"
 #include "proto/proto.h"
 
 #define BIG_BODY_BYTES (900 * 1024) /* well over a socketpair's buffer */
 
 /* ---- helpers --------------------------------------------------------- */
-
-static int setup_pair(void **state)
-{
-	int *sv = malloc(2 * sizeof(int));
-
-	if (!sv || socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-		free(sv);
-		return -1;
-	}
-	*state = sv;
-	return 0;
-}
-
-static int teardown_pair(void **state)
-{
-	int *sv = *state;
-
-	if (sv[0] >= 0)
-		close(sv[0]);
-	if (sv[1] >= 0)
-		close(sv[1]);
-	free(sv);
-	return 0;
-}
 
 static void close_end(int *sv, int i)
 {

@@ -452,18 +452,9 @@ class RobustServer(GuestServer):
 def session_open(port):
     """True while the server holds a control connection on @port: one
     established, or closed by the client but not yet by the server."""
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(name) as f:
-                lines = f.readlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            x = line.split()
-            if int(x[1].rsplit(":", 1)[1], 16) == port and \
-                    x[3] in ("01", "08"):  # ESTABLISHED, CLOSE_WAIT
-                return True
-    return False
+    return any(e2elib.proc_port(f) == port and
+               f[3] in ("01", "08")  # ESTABLISHED, CLOSE_WAIT
+               for _, f in e2elib.proc_tcp_rows() or [])
 
 
 def wait_until(pred, within, every=0.05):
