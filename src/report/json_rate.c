@@ -12,7 +12,7 @@
 
 static cJSON *rate_json(const struct rp_result *r)
 {
-	const struct rp_open_loop *ol = &r->open;
+	const struct rp_flow *f = &r->dir[RP_DIR_C2S].flow;
 	double bits = 8.0 * (double)r->spec.size_bytes;
 	cJSON *o = cJSON_CreateObject();
 
@@ -21,15 +21,15 @@ static cJSON *rate_json(const struct rp_result *r)
 	rp_report_num(o, "offered_ops_per_second", (double)r->spec.rate);
 	rp_report_num(o, "offered_bits_per_second",
 		      (double)r->spec.rate * bits);
-	rp_report_num(o, "achieved_ops_per_second", ol->achieved_ops);
-	rp_report_num(o, "achieved_bits_per_second", ol->achieved_bps);
-	cJSON_AddBoolToObject(o, "saturated", ol->saturated);
-	rp_report_num(o, "backlogged", (double)ol->backlogged);
-	rp_report_num(o, "max_backlog", (double)ol->max_backlog);
-	rp_report_num(o, "unsent", (double)ol->unsent);
+	rp_report_num(o, "achieved_ops_per_second", f->messages_per_second);
+	rp_report_num(o, "achieved_bits_per_second", f->bits_per_second);
+	cJSON_AddBoolToObject(o, "saturated", rp_result_saturated(r));
+	rp_report_num(o, "backlogged", (double)f->backlogged);
+	rp_report_num(o, "max_backlog", (double)f->max_backlog);
+	rp_report_num(o, "unsent", (double)f->unsent);
 	cJSON_AddStringToObject(o, "correction", "intended_start");
 	cJSON_AddItemToObject(o, "latency_corrected",
-			      rp_report_latency_json(&ol->corrected));
+			      rp_report_latency_json(&f->corrected));
 	return o;
 }
 
@@ -42,19 +42,19 @@ void rp_report_rate_add(const struct rp_result *r, cJSON *o)
 void rp_load_rate(const cJSON *o, struct rp_result *r)
 {
 	const cJSON *rate = rp_load_get(o, "rate");
-	struct rp_open_loop *ol = &r->open;
+	struct rp_flow *f = &r->dir[RP_DIR_C2S].flow;
 
 	if (!cJSON_IsObject(rate))
 		return;
+	/* achieved and saturated come from the direction's own figures,
+	 * read with the rest of the result */
 	r->spec.rate =
 		rp_load_u64(rate, "offered_ops_per_second", RP_SPEC_MAX_RATE);
-	ol->achieved_ops = rp_load_num(rate, "achieved_ops_per_second");
-	ol->achieved_bps = rp_load_num(rate, "achieved_bits_per_second");
-	ol->saturated = rp_load_bool(rate, "saturated");
-	ol->backlogged = rp_load_u64(rate, "backlogged", RP_JSON_MAX_EXACT);
-	ol->max_backlog = rp_load_u64(rate, "max_backlog", RP_JSON_MAX_EXACT);
-	ol->unsent = rp_load_u64(rate, "unsent", RP_JSON_MAX_EXACT);
-	rp_load_summary(rp_load_get(rate, "latency_corrected"), &ol->corrected);
+	f->backlogged = rp_load_u64(rate, "backlogged", RP_JSON_MAX_EXACT);
+	f->max_backlog = rp_load_u64(rate, "max_backlog", RP_JSON_MAX_EXACT);
+	f->unsent = rp_load_u64(rate, "unsent", RP_JSON_MAX_EXACT);
+	f->has_corrected = true;
+	rp_load_summary(rp_load_get(rate, "latency_corrected"), &f->corrected);
 }
 
 void rp_report_batching(cJSON *o, const struct rp_spec *sp)

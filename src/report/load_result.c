@@ -341,10 +341,11 @@ int rp_load_result(const struct rp_loader *l, const cJSON *o,
 			       "%s: result %zu is not an object", l->path,
 			       l->index);
 	point_read(o, cfg, r);
-	rp_load_rate(o, r);
 	err = figures_read(l, o, r);
 	if (!err)
 		err = dirs_read(l, o, r);
+	if (!err)
+		rp_load_rate(o, r);
 	if (!err)
 		err = intervals_read(l, o, cfg, r);
 	if (err)

@@ -119,7 +119,7 @@ static void latency(FILE *f, const struct rp_result *r)
 	if (r->has_latency)
 		lat_row(f, "under load", &r->latency);
 	if (r->has_latency && r->spec.rate) {
-		lat_row(f, "corrected", &r->open.corrected);
+		lat_row(f, "corrected", &r->dir[RP_DIR_C2S].flow.corrected);
 		fprintf(f,
 			"  %-12s corrected = from each operation's intended "
 			"start on the schedule\n",

@@ -57,7 +57,7 @@ static void stream_rows(FILE *f, const struct rp_direction *d)
 
 void rp_report_text_open_loop(FILE *f, const struct rp_result *r)
 {
-	const struct rp_open_loop *o = &r->open;
+	const struct rp_flow *o = &r->dir[RP_DIR_C2S].flow;
 	double bits = 8.0 * (double)r->spec.size_bytes;
 
 	if (!r->spec.rate)
@@ -66,9 +66,9 @@ void rp_report_text_open_loop(FILE *f, const struct rp_result *r)
 		"  %-14s %llu ops/s (%.3f Gb/s), achieved %.0f ops/s "
 		"(%.1f%%)%s\n",
 		"offered", (unsigned long long)r->spec.rate,
-		(double)r->spec.rate * bits / 1e9, o->achieved_ops,
-		100.0 * o->achieved_ops / (double)r->spec.rate,
-		o->saturated ? "  SATURATED" : "");
+		(double)r->spec.rate * bits / 1e9, o->messages_per_second,
+		100.0 * o->messages_per_second / (double)r->spec.rate,
+		rp_result_saturated(r) ? "  SATURATED" : "");
 	if (o->backlogged || o->unsent)
 		fprintf(f,
 			"  %-14s %llu operations waited for a free slot "

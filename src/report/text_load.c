@@ -21,7 +21,8 @@ static void load_head(FILE *f, const char *transport)
 static void load_row(FILE *f, const struct rp_config *cfg,
 		     const struct rp_result *r, size_t p)
 {
-	const struct rp_hist_summary *c = &r->open.corrected, *l = &r->latency;
+	const struct rp_hist_summary *c = &r->dir[RP_DIR_C2S].flow.corrected;
+	const struct rp_hist_summary *l = &r->latency;
 	char offered[32];
 
 	rp_report_point_cells(f, cfg, r, p);
@@ -35,14 +36,16 @@ static void load_row(FILE *f, const struct rp_config *cfg,
 		fprintf(f, "   FAILED (%s): %s\n", r->error_code, r->error);
 		return;
 	}
-	fprintf(f, " %12.0f", r->messages_per_second);
+	/* the client's direction: what the rate was offered to (the sum of
+	 * both under --bidir would count the server's too) */
+	fprintf(f, " %12.0f", r->dir[RP_DIR_C2S].flow.messages_per_second);
 	if (r->spec.rate)
 		fprintf(f, " %9.2f %9.2f %9.2f", c->p50 / 1e3, c->p99 / 1e3,
 			c->p99_9 / 1e3);
 	else
 		fprintf(f, " %9s %9s %9s", "-", "-", "-");
 	fprintf(f, " %9.2f %9.2f%s\n", l->p50 / 1e3, l->p99 / 1e3,
-		r->open.saturated ? "  SATURATED" : "");
+		rp_result_saturated(r) ? "  SATURATED" : "");
 }
 
 void rp_report_text_load(FILE *f, const struct rp_config *cfg,

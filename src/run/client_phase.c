@@ -378,24 +378,6 @@ static int check_server_counts(struct client *c)
 		    r->spec.queue_depth);
 }
 
-/* --rate: the client's direction against its schedule. */
-static void open_loop(struct rp_result *r)
-{
-	const struct rp_flow *f = &r->dir[RP_DIR_C2S].flow;
-	struct rp_open_loop *o = &r->open;
-
-	if (!r->spec.rate)
-		return;
-	o->achieved_ops = f->messages_per_second;
-	o->achieved_bps = f->bits_per_second;
-	o->saturated =
-		o->achieved_ops < RP_RATE_SATURATED * (double)r->spec.rate;
-	o->corrected = f->corrected;
-	o->backlogged = f->backlogged;
-	o->max_backlog = f->max_backlog;
-	o->unsent = f->unsent;
-}
-
 static int bandwidth_results(struct client *c, struct traffic *t)
 {
 	const cJSON *s2c =
@@ -414,7 +396,6 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 	if (err)
 		return fail(r, err, "internal", "out of memory");
 	totals(r);
-	open_loop(r);
 	r->client.present = true;
 	r->client.messages = r->dir[RP_DIR_C2S].flow.messages;
 	r->client.bytes = r->dir[RP_DIR_C2S].flow.bytes;

@@ -198,15 +198,6 @@ struct rp_result {
 	char transport[RP_SPEC_NAME_LEN];
 	struct rp_spec spec; /* this point's size, depth, iterations */
 	uint32_t point;	     /* index in the sweep */
-	/* --rate (spec.rate > 0): how the client's direction kept to its
-	 * schedule */
-	struct rp_open_loop {
-		double achieved_ops; /* operations/s completed */
-		double achieved_bps; /* their bits/s */
-		bool saturated; /* achieved below RP_RATE_SATURATED of rate */
-		struct rp_hist_summary corrected; /* from intended starts */
-		uint64_t backlogged, max_backlog, unsent;
-	} open;
 	uint64_t warmup_messages;
 	bool has_bandwidth;
 	/* The test: with --bidir the sum of both directions. */
@@ -265,6 +256,15 @@ void rp_result_fini(struct rp_result *r);
  */
 int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		       struct rp_result *res);
+
+/** rp_result_saturated - an open loop (--rate) whose client direction
+ *  achieved under RP_RATE_SATURATED of the rate it offered. Its figures
+ *  (achieved, corrected latency, backlog) are that direction's flow. */
+static inline bool rp_result_saturated(const struct rp_result *r)
+{
+	return r->spec.rate && r->dir[RP_DIR_C2S].flow.messages_per_second <
+				       RP_RATE_SATURATED * (double)r->spec.rate;
+}
 
 /** rp_host_info - this host as a JSON object (hostname, kernel, cpus...). */
 cJSON *rp_host_info(void);
