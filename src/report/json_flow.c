@@ -5,6 +5,7 @@
  * fixed by DESIGN.md ("Outputs"). Numbers that are not finite print null.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/stats.h"
 #include "report/priv.h"
@@ -111,8 +112,24 @@ static cJSON *per_stream_json(const struct rp_result *r, enum rp_dir only)
 	return a;
 }
 
-/* Jain's index over every stream of both directions: the direction's own
- * when only one has streams; NAN when none has. */
+/* @v as a document holds it: cJSON prints 15 digits where they read back
+ * nearly the same, so a figure derived from values already written must be
+ * derived from them as written, or --report, deriving it again from what
+ * it read, would not print the same. */
+static double as_printed(double v)
+{
+	cJSON *n = cJSON_CreateNumber(v);
+	char *text = n ? cJSON_PrintUnformatted(n) : NULL;
+	double w = text ? strtod(text, NULL) : v;
+
+	free(text);
+	cJSON_Delete(n);
+	return w;
+}
+
+/* Jain's index over every stream of both directions, from their figures as
+ * written: the direction's own when only one has streams; NAN when none
+ * has. */
 static double fairness_all(const struct rp_result *r)
 {
 	double x[RP_DIR__COUNT * RP_SPEC_MAX_STREAMS];
@@ -128,7 +145,8 @@ static double fairness_all(const struct rp_result *r)
 		one = dr;
 		k++;
 		for (i = 0; i < dr->n_streams && i < RP_SPEC_MAX_STREAMS; i++)
-			x[n++] = dr->per_stream[i].flow.bits_per_second;
+			x[n++] = as_printed(
+				dr->per_stream[i].flow.bits_per_second);
 	}
 	if (!one)
 		return NAN;

@@ -142,10 +142,17 @@ def test_bad_values(binary):
 
 
 def test_report_round_trip(binary):
+    # --bidir -P 2: figures derived from written ones (fairness over both
+    # directions' streams) must come back the same too
+    for extra in ([], ["--bidir", "-P", "2"]):
+        report_round_trip(binary, extra)
+
+
+def report_round_trip(binary, extra):
     with Server(binary) as srv:
         first = client(binary, srv.port,
                        BASE + ["-q", "8", "--rate", "1k,3k", "-t", "0.5",
-                               "--json"])
+                               "--json"] + extra)
     check(first.rc == 0, first.describe())
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         f.write(first.out)
