@@ -17,6 +17,8 @@ PKGS=(
 	iproute2 python3
 	# validate JSON against schema/, render the SVG plots in the tests
 	python3-jsonschema librsvg2-bin
+	# --matrix: MPI launches the ranks (Open MPI; any MPI-3 works)
+	openmpi-bin libopenmpi-dev
 	# peer tools the benchmarks compare against
 	perftest iperf3 sockperf
 	# the Windows build (scripts/build-windows.sh: mingw-w64 for x86-64

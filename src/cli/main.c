@@ -11,6 +11,7 @@
 
 #include "cli/live.h"
 #include "cli/options.h"
+#include "cluster/matrix.h"
 #include "platform/clock.h"
 #include "platform/net.h"
 #include "platform/os.h"
@@ -351,5 +352,7 @@ int main(int argc, char **argv)
 		json_error(&cfg, "transport", err);
 		return 1;
 	}
+	if (cfg.mode == RP_MODE_MATRIX)
+		return rp_matrix_main(&cfg);
 	return cfg.mode == RP_MODE_LOOPBACK ? loopback(&cfg) : run_client(&cfg);
 }

@@ -46,9 +46,8 @@ static int set_mode(struct parse *p, enum rp_mode m)
 		return rp_cli_bad(p, "--report re-renders a saved result: "
 				     "no -s, -c or --loopback with it");
 	if (p->cfg->mode != RP_MODE_NONE && p->cfg->mode != m)
-		return rp_cli_bad(p,
-				  "-s/--server, -c/--client and --loopback are "
-				  "exclusive: give one");
+		return rp_cli_bad(p, "-s/--server, -c/--client, --loopback and "
+				     "--matrix are exclusive: give one");
 	p->cfg->mode = m;
 	return 0;
 }
@@ -71,19 +70,27 @@ static int o_loopback(struct parse *p, const char *arg)
 	return set_mode(p, RP_MODE_LOOPBACK);
 }
 
+static int o_matrix(struct parse *p, const char *arg)
+{
+	(void)arg;
+	return set_mode(p, RP_MODE_MATRIX);
+}
+
 static int o_address(struct parse *p, const char *arg)
 {
 	char host[256];
 
 	if (!arg[0])
 		return rp_cli_bad(p, "-a/--address: empty address");
+	p->cfg->host = arg;
+	if (strchr(arg, '/')) /* a prefix: --matrix's, checked there */
+		return 0;
 	if (rp_net_host_parse(arg, host, sizeof(host)))
 		return rp_cli_bad(p,
 				  "-a/--address: '%s' is not a host name or an "
 				  "address ([::1] for IPv6 in brackets; the "
 				  "port goes to -p)",
 				  arg);
-	p->cfg->host = arg;
 	return 0;
 }
 
@@ -93,6 +100,7 @@ static int o_port(struct parse *p, const char *arg)
 	int err = rp_cli_num_in(p, "-p/--port", arg, 1, 65535, &v);
 
 	p->cfg->port = (uint16_t)v;
+	p->set_port = true;
 	return err;
 }
 
@@ -192,7 +200,11 @@ enum {
 	O_RATE,
 	O_LOAD_CURVE,
 	O_SIGNAL,
-	O_POST_LIST
+	O_POST_LIST,
+	O_MATRIX,
+	O_SERIAL,
+	O_OUTLIER,
+	O_ROUND_TIMEOUT
 };
 
 static const struct opt opts[] = {
@@ -200,8 +212,10 @@ static const struct opt opts[] = {
 	{ "client", 'c', 0, o_client, NULL, "run as client" },
 	{ "loopback", O_LOOPBACK, 0, o_loopback, NULL,
 	  "server and client in one process, on -a or 127.0.0.1" },
+	{ "matrix", O_MATRIX, 0, o_matrix, NULL,
+	  "under mpirun/srun: every pair of ranks (see below)" },
 	{ "address", 'a', 1, o_address, "HOST",
-	  "client: server to test; server: address to bind" },
+	  "client: server to test; server, --matrix: address to bind" },
 	{ "port", 'p', 1, o_port, "PORT", "control port (default 18520)" },
 	{ "transport", 'x', 1, o_transport, "LIST",
 	  "transports, comma-separated (see below)" },
@@ -255,6 +269,12 @@ static const struct opt opts[] = {
 	  "draw the results into an SVG file" },
 	{ "report", O_REPORT, 1, rp_cli_o_report, "FILE",
 	  "re-render a saved --json result (no test)" },
+	{ "serial", O_SERIAL, 0, rp_cli_o_serial, NULL,
+	  "--matrix: one pair at a time (no contention)" },
+	{ "outlier", O_OUTLIER, 1, rp_cli_o_outlier, "F",
+	  "--matrix: flag pairs below F x the median (0.8)" },
+	{ "round-timeout", O_ROUND_TIMEOUT, 1, rp_cli_o_round_timeout, "SEC",
+	  "--matrix: end the job if a round lasts longer (600)" },
 	{ "once", O_ONCE, 0, o_once, NULL, "server: exit after one test" },
 	{ "max-memory", O_MAX_MEMORY, 1, rp_cli_o_max_memory, "SIZE",
 	  "server: buffers one test may use (default 2G)" },
@@ -319,6 +339,7 @@ static void defaults(struct rp_config *cfg)
 	cfg->port = RP_PROTO_DEFAULT_PORT;
 	cfg->params.gid_index = -1;
 	cfg->params.inline_bytes = -1;
+	rp_cli_matrix_defaults(cfg);
 	cfg->limits = (struct rp_limits){
 		.max_memory = RP_SPEC_MAX_MEM,
 		.max_streams = RP_SPEC_MAX_STREAMS,
@@ -425,6 +446,8 @@ void rp_cli_usage(FILE *f)
 		"                [--json | --json-stream | --csv] "
 		"[--plot FILE.svg]\n"
 		"       rdmaperf --loopback [options]\n"
+		"       mpirun -np N rdmaperf --matrix [-a IFACE|PREFIX] "
+		"[--serial] [options]\n"
 		"       rdmaperf --report FILE.json [--json | --csv] "
 		"[--plot FILE.svg]\n\n"
 		"Latency and throughput of RDMA, TCP and rsockets in one "
@@ -449,5 +472,10 @@ void rp_cli_usage(FILE *f)
 		"(1000-based).\nA sweep (several sizes or depths) runs every "
 		"size with every depth.\n-C default 10000; in a sweep 256 "
 		"MiB / size per point, 1000 to 1000000.\nExit status: 0 ok, "
-		"1 the test failed, 2 bad usage.\n");
+		"1 the test failed, 2 bad usage.\n--matrix: each MPI rank "
+		"serves on -a (an interface, a prefix, an address;\ndefault: "
+		"the rdma device's or the host name's address) and tests "
+		"every\nother rank in rounds, each rank in one pair a round; "
+		"rank 0 prints the\nN x N throughput and latency, the "
+		"outliers and the bad nodes.\n");
 }

@@ -23,6 +23,8 @@ struct parse {
 	const char *test_flag; /* the first option that describes a test */
 	const char *set_server_only; /* a server-only option given */
 	const char *client_flag;     /* the first option a server refuses */
+	const char *matrix_flag;     /* an option of --matrix given */
+	bool set_port;		     /* -p */
 	enum rp_cli_action act;
 };
 
@@ -77,6 +79,13 @@ int rp_cli_o_load_curve(struct parse *p, const char *arg);
 int rp_cli_o_signal(struct parse *p, const char *arg);
 int rp_cli_o_post_list(struct parse *p, const char *arg);
 int rp_cli_finish_load(struct parse *p);
+
+/* matrix_opts.c: --matrix's options, defaults and rules */
+int rp_cli_o_serial(struct parse *p, const char *arg);
+int rp_cli_o_outlier(struct parse *p, const char *arg);
+int rp_cli_o_round_timeout(struct parse *p, const char *arg);
+void rp_cli_matrix_defaults(struct rp_config *cfg);
+int rp_cli_finish_matrix(struct parse *p);
 
 /* access.c: --allow (server) and --auth-key (both sides) */
 int rp_cli_o_allow(struct parse *p, const char *arg);

@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/parse.h"
+#include "core/cidr.h"
 #include "core/sweep.h"
 #include "xport/xport.h"
 
@@ -25,14 +27,22 @@ int rp_cli_bad(struct parse *p, const char *fmt, ...)
 static int check_mode(struct parse *p)
 {
 	struct rp_config *c = p->cfg;
+	struct rp_cidr prefix;
 
 	if (c->mode == RP_MODE_NONE)
-		return rp_cli_bad(p,
-				  "say -s (server), -c (client) or --loopback");
+		return rp_cli_bad(p, "say -s (server), -c (client), --loopback "
+				     "or --matrix");
 	if (c->mode == RP_MODE_CLIENT && !c->host)
 		return rp_cli_bad(p,
 				  "-a/--address: the client needs the server's "
 				  "address");
+	if (c->host && strchr(c->host, '/') &&
+	    (c->mode != RP_MODE_MATRIX || rp_cidr_parse(c->host, &prefix)))
+		return rp_cli_bad(p,
+				  "-a/--address: '%s': a prefix (10.0.0.0/8) "
+				  "only with --matrix, with the bits past its "
+				  "length zero",
+				  c->host);
 	if (c->mode == RP_MODE_LOOPBACK && !c->host) {
 		c->host = "127.0.0.1";
 		c->host_defaulted = true;
@@ -143,5 +153,7 @@ int rp_cli_finish(struct parse *p)
 	rc = check_mode(p);
 	if (!rc && p->cfg->mode != RP_MODE_SERVER)
 		rc = finish_spec(p);
+	if (!rc)
+		rc = rp_cli_finish_matrix(p);
 	return rc ? rc : rp_cli_check_outputs(p);
 }

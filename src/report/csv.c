@@ -120,7 +120,7 @@ static const cJSON *csv_at(const cJSON *o, const char *path)
 }
 
 /* @s as one cell: quoted, quotes doubled, when it holds , " CR or LF. */
-static void csv_str(FILE *f, const char *s)
+void rp_report_csv_str(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -137,7 +137,7 @@ static void csv_str(FILE *f, const char *s)
 
 /* One cell: a number as cJSON prints it, true/false, a string, or
  * nothing for null, absent or anything else. */
-static void csv_cell(FILE *f, const cJSON *v)
+void rp_report_csv_cell(FILE *f, const cJSON *v)
 {
 	char num[64];
 
@@ -148,30 +148,30 @@ static void csv_cell(FILE *f, const cJSON *v)
 	} else if (cJSON_IsBool(v)) {
 		fputs(cJSON_IsTrue(v) ? "true" : "false", f);
 	} else if (cJSON_IsString(v) && v->valuestring) {
-		csv_str(f, v->valuestring);
+		rp_report_csv_str(f, v->valuestring);
 	}
 }
 
-static void csv_header(FILE *f)
+void rp_report_csv_header(FILE *f)
 {
 	size_t i;
 
 	for (i = 0; i < N_COLS; i++) {
 		if (i)
 			fputc(',', f);
-		csv_str(f, csv_cols[i].name);
+		rp_report_csv_str(f, csv_cols[i].name);
 	}
 	fputs(CSV_EOL, f);
 }
 
-static void csv_row(FILE *f, const cJSON *result)
+void rp_report_csv_row(FILE *f, const cJSON *result)
 {
 	size_t i;
 
 	for (i = 0; i < N_COLS; i++) {
 		if (i)
 			fputc(',', f);
-		csv_cell(f, csv_at(result, csv_cols[i].path));
+		rp_report_csv_cell(f, csv_at(result, csv_cols[i].path));
 	}
 	fputs(CSV_EOL, f);
 }
@@ -188,9 +188,9 @@ int rp_report_csv(FILE *f, const struct rp_config *cfg,
 		cJSON_Delete(doc);
 		return -ENOMEM;
 	}
-	csv_header(f);
+	rp_report_csv_header(f);
 	for (r = results->child; r; r = r->next)
-		csv_row(f, r);
+		rp_report_csv_row(f, r);
 	if (ferror(f) || fflush(f))
 		err = -EIO;
 	cJSON_Delete(doc);

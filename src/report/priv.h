@@ -62,6 +62,16 @@ void rp_report_streams_json(const struct rp_result *r, cJSON *o);
 /** rp_report_directions_json - "directions" of @r (null unless bidir). */
 cJSON *rp_report_directions_json(const struct rp_result *r);
 
+/* CSV (csv.c): the header and a result's row, each ending the line; a
+ * NULL result gives empty cells. A string or a JSON value as one cell. */
+void rp_report_csv_header(FILE *f);
+void rp_report_csv_row(FILE *f, const cJSON *result);
+void rp_report_csv_str(FILE *f, const char *s);
+void rp_report_csv_cell(FILE *f, const cJSON *v);
+
+/* --matrix (matrix_text.c): what a table is of, "tcp write 64 KiB q16". */
+void rp_matrix_label(const cJSON *tab, char *buf, size_t len);
+
 /* Text (text.c, text_detail.c, text_sweep.c) */
 
 /** A sweep's shape: @n results are n_transports x n_points. */

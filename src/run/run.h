@@ -34,6 +34,7 @@ enum rp_mode {
 	RP_MODE_CLIENT,
 	RP_MODE_LOOPBACK,
 	RP_MODE_REPORT, /* --report: re-render a saved result */
+	RP_MODE_MATRIX, /* --matrix: every pair of an MPI job's ranks */
 };
 
 #define RP_MAX_ALLOW		16   /* --allow prefixes */
@@ -111,6 +112,11 @@ struct rp_config {
 	const struct rp_observer *obs; /* or NULL */
 	bool once;
 	bool quiet;
+	/* --matrix: one pair per round; outliers below this fraction of the
+	 * median; a round's bound */
+	bool serial;
+	double outlier;
+	unsigned int round_timeout_s;
 	struct rp_limits limits; /* server */
 	struct rp_access access; /* --allow (server), --auth-key (both) */
 	/* set by a signal handler (a lock-free atomic is safe there) and

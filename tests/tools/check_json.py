@@ -7,6 +7,8 @@ Validate rdmaperf's JSON output against schema/ (JSON Schema 2020-12).
     check_json.py stream FILE...   each FILE holds `rdmaperf --json-stream`
                                    lines: every line parses alone and
                                    validates; the last is type "summary"
+    check_json.py matrix FILE...   each FILE is one `rdmaperf --matrix
+                                   --json` document (rank 0's)
 
 Exit 0 when every file is valid; 1, with one line per error on stderr,
 when one is not; 2 on a usage error. As a module:
@@ -36,6 +38,7 @@ SCHEMA_DIR = os.path.normpath(os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "schema"))
 DOC_SCHEMA = "rdmaperf-1.schema.json"
 STREAM_SCHEMA = "rdmaperf-stream-1.schema.json"
+MATRIX_SCHEMA = "rdmaperf-matrix-1.schema.json"
 MAX_MESSAGE = 240  # characters of one error's message
 
 _validators = {}
@@ -72,10 +75,11 @@ def _make_validator(schema, schemas):
 
 def _validator(name):
     if name not in _validators:
-        schemas = [_load(DOC_SCHEMA), _load(STREAM_SCHEMA)]
+        names = (DOC_SCHEMA, STREAM_SCHEMA, MATRIX_SCHEMA)
+        schemas = [_load(n) for n in names]
         for s in schemas:
             jsonschema.Draft202012Validator.check_schema(s)
-        by_name = dict(zip((DOC_SCHEMA, STREAM_SCHEMA), schemas))
+        by_name = dict(zip(names, schemas))
         _validators[name] = _make_validator(by_name[name], schemas)
     return _validators[name]
 
@@ -110,6 +114,11 @@ def _errors(name, obj, where):
 def validate_doc(obj, where=""):
     """Errors of the parsed --json document @obj, [] when valid."""
     return _errors(DOC_SCHEMA, obj, where)
+
+
+def validate_matrix(obj, where=""):
+    """Errors of the parsed --matrix --json document @obj, [] when valid."""
+    return _errors(MATRIX_SCHEMA, obj, where)
 
 
 def validate_stream_lines(lines, where=""):
@@ -165,12 +174,14 @@ def _check_file(mode, path):
         obj = json.loads(text)
     except ValueError as e:
         return [where + "not one JSON document: " + _one_line(e)]
+    if mode == "matrix":
+        return validate_matrix(obj, where)
     return validate_doc(obj, where)
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("doc", "stream"):
-        sys.stderr.write("usage: %s doc|stream FILE...\n" % argv[0])
+    if len(argv) < 3 or argv[1] not in ("doc", "stream", "matrix"):
+        sys.stderr.write("usage: %s doc|stream|matrix FILE...\n" % argv[0])
         return 2
     errors = []
     for path in argv[2:]:

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* --matrix's options (--serial, --outlier, --round-timeout) and rules. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "cli/parse.h"
+
+#define OUTLIER_DEFAULT	      0.8
+#define ROUND_TIMEOUT_DEFAULT 600
+#define ROUND_TIMEOUT_MAX     86400
+
+int rp_cli_o_serial(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->serial = true;
+	p->matrix_flag = "--serial";
+	return 0;
+}
+
+int rp_cli_o_outlier(struct parse *p, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	p->matrix_flag = "--outlier";
+	if (end == arg || *end || !(v > 0 && v <= 1))
+		return rp_cli_bad(p,
+				  "--outlier: '%s': a fraction of the "
+				  "median, above 0 and at most 1 (0.8)",
+				  arg);
+	p->cfg->outlier = v;
+	return 0;
+}
+
+int rp_cli_o_round_timeout(struct parse *p, const char *arg)
+{
+	uint64_t v;
+
+	p->matrix_flag = "--round-timeout";
+	if (rp_cli_num_in(p, "--round-timeout", arg, 1, ROUND_TIMEOUT_MAX, &v))
+		return -EINVAL;
+	p->cfg->round_timeout_s = (unsigned int)v;
+	return 0;
+}
+
+void rp_cli_matrix_defaults(struct rp_config *cfg)
+{
+	cfg->outlier = OUTLIER_DEFAULT;
+	cfg->round_timeout_s = ROUND_TIMEOUT_DEFAULT;
+}
+
+int rp_cli_finish_matrix(struct parse *p)
+{
+	struct rp_config *c = p->cfg;
+
+	if (c->mode != RP_MODE_MATRIX) {
+		if (p->matrix_flag)
+			return rp_cli_bad(p, "%s: only with --matrix",
+					  p->matrix_flag);
+		return 0;
+	}
+	if (c->json_stream)
+		return rp_cli_bad(p, "--json-stream: a matrix prints its "
+				     "document at the end; give --json");
+	if (c->once)
+		return rp_cli_bad(p, "--once: every --matrix rank serves "
+				     "until the matrix is done");
+	if (!p->set_port)
+		c->port = 0; /* an ephemeral port per rank: several a host */
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What --matrix asks of MPI, and nothing more: ranks, one all-gather of
+ * fixed-size records at start, cells sent to rank 0, and a barrier; the
+ * waits that can hang (a rank stuck) take a deadline. MPI only launches
+ * and coordinates: the measured traffic goes over rdmaperf's transports.
+ * Only MPI-3 calls of the standard (no Open MPI extension), called from
+ * the main thread alone (MPI_THREAD_FUNNELED); the server thread never
+ * touches MPI. comm_mpi.c is built only with MPI (CMake RP_MPI).
+ */
+#ifndef RP_CLUSTER_COMM_H
+#define RP_CLUSTER_COMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+struct rp_comm {
+	int rank;
+	int size;
+};
+
+/** rp_comm_init - MPI_Init_thread; this process's rank and the count.
+ *  Return: 0, or -EIO with the reason in @why. */
+int rp_comm_init(struct rp_comm *c, struct rp_err *why);
+
+/** rp_comm_fini - MPI_Finalize. */
+void rp_comm_fini(void);
+
+/** rp_comm_abort - end every rank of the job with @code (MPI_Abort). */
+_Noreturn void rp_comm_abort(int code);
+
+/** rp_comm_allgather - each rank's @len bytes at @mine into @all, rank
+ *  by rank (@len x size bytes), by @deadline_ns. Return: 0, -ETIMEDOUT,
+ *  -E2BIG or -EIO. */
+int rp_comm_allgather(const void *mine, size_t len, void *all,
+		      uint64_t deadline_ns);
+
+/** rp_comm_send - @len bytes to rank @to with @tag (blocking). Return: 0,
+ *  -E2BIG (over INT_MAX) or -EIO. */
+int rp_comm_send(int to, int tag, const char *buf, size_t len);
+
+/**
+ * rp_comm_recv - the next message with @tag from any rank: a malloc'd,
+ * NUL-terminated copy in *@buf, its length in *@len, its sender in
+ * *@from. Waits until @deadline_ns (rp_clock_ns time).
+ * Return: 0, -ETIMEDOUT, -ENOMEM or -EIO.
+ */
+int rp_comm_recv(int tag, char **buf, size_t *len, int *from,
+		 uint64_t deadline_ns);
+
+/** rp_comm_barrier - every rank got here, or -ETIMEDOUT at @deadline_ns;
+ *  -EIO on an MPI error. */
+int rp_comm_barrier(uint64_t deadline_ns);
+
+#endif

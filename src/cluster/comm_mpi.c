@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/* comm.h over MPI: standard MPI-3 calls only. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <mpi.h>
+
+#include "cluster/comm.h"
+#include "core/clock.h"
+
+/* Between looks at a request that has not completed: a rank that sits a
+ * round out costs its node nothing measurable. */
+#define COMM_NAP_NS 1000000L
+
+static void nap(void)
+{
+	struct timespec ts = { 0, COMM_NAP_NS };
+
+	nanosleep(&ts, NULL);
+}
+
+int rp_comm_init(struct rp_comm *c, struct rp_err *why)
+{
+	int provided = 0;
+
+	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) !=
+	    MPI_SUCCESS)
+		return rp_errf(why, -EIO, "MPI_Init_thread failed");
+	if (provided < MPI_THREAD_FUNNELED) {
+		MPI_Finalize();
+		return rp_errf(why, -EIO,
+			       "this MPI offers no MPI_THREAD_FUNNELED: the "
+			       "matrix needs its server in a thread");
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &c->size);
+	return 0;
+}
+
+void rp_comm_fini(void)
+{
+	MPI_Finalize();
+}
+
+_Noreturn void rp_comm_abort(int code)
+{
+	MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code); /* MPI_Abort does not return; in case */
+}
+
+/* Wait for @req until @deadline_ns: 0, -ETIMEDOUT or -EIO. */
+static int wait_until(MPI_Request *req, uint64_t deadline_ns)
+{
+	int done = 0;
+
+	for (;;) {
+		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (done)
+			return 0;
+		if (rp_clock_ns() >= deadline_ns)
+			return -ETIMEDOUT; /* the job is aborted next */
+		nap();
+	}
+}
+
+int rp_comm_allgather(const void *mine, size_t len, void *all,
+		      uint64_t deadline_ns)
+{
+	MPI_Request req;
+
+	if (len > INT_MAX)
+		return -E2BIG;
+	if (MPI_Iallgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE,
+			   MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	return wait_until(&req, deadline_ns);
+}
+
+int rp_comm_send(int to, int tag, const char *buf, size_t len)
+{
+	if (len > INT_MAX)
+		return -E2BIG;
+	return MPI_Send(buf, (int)len, MPI_CHAR, to, tag, MPI_COMM_WORLD) ==
+			       MPI_SUCCESS
+		       ? 0
+		       : -EIO;
+}
+
+static int recv_probed(const MPI_Status *st, int tag, char **buf, size_t *len,
+		       int *from)
+{
+	int n = 0;
+
+	MPI_Get_count(st, MPI_CHAR, &n);
+	*buf = malloc((size_t)n + 1);
+	if (!*buf)
+		return -ENOMEM;
+	if (MPI_Recv(*buf, n, MPI_CHAR, st->MPI_SOURCE, tag, MPI_COMM_WORLD,
+		     MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+		free(*buf);
+		*buf = NULL;
+		return -EIO;
+	}
+	(*buf)[n] = '\0';
+	*len = (size_t)n;
+	*from = st->MPI_SOURCE;
+	return 0;
+}
+
+int rp_comm_recv(int tag, char **buf, size_t *len, int *from,
+		 uint64_t deadline_ns)
+{
+	MPI_Status st;
+	int flag = 0;
+
+	for (;;) {
+		if (MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag,
+			       &st) != MPI_SUCCESS)
+			return -EIO;
+		if (flag)
+			return recv_probed(&st, tag, buf, len, from);
+		if (rp_clock_ns() >= deadline_ns)
+			return -ETIMEDOUT;
+		nap();
+	}
+}
+
+int rp_comm_barrier(uint64_t deadline_ns)
+{
+	MPI_Request req;
+
+	if (MPI_Ibarrier(MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	return wait_until(&req, deadline_ns);
+}

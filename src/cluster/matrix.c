@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --matrix under MPI: each rank starts its server on its own address, the
+ * ranks exchange where they listen, then run the plan's rounds (each
+ * rank in at most one pair a round; an MPI barrier between rounds). The
+ * client of a pair runs the test exactly as `rdmaperf -c` would and sends
+ * its cell (the pair and the one-pair JSON document) to rank 0, which
+ * builds the matrix document and prints it. A round that does not end
+ * within --round-timeout ends the job with the ranks not heard from.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unistd.h>
+
+#include "cluster/comm.h"
+#include "cluster/matrix.h"
+#include "core/clock.h"
+#include "core/plan.h"
+#include "report/matrix.h"
+#include "report/report.h"
+
+#define NS_PER_S 1000000000ULL
+
+/* What each rank tells the others at start (fixed size: one all-gather). */
+struct rank_info {
+	char host[64];
+	char addr[64];
+	uint64_t test_sig; /* the test as asked: every rank must agree */
+	uint16_t port;
+	char error[190]; /* why its server did not start; "" if it did */
+};
+
+struct matrix {
+	struct rp_config *cfg;
+	struct rp_config scfg; /* its server's: lives as long as it */
+	struct rp_comm comm;
+	struct rank_info me;
+	struct rank_info *all; /* comm.size */
+	struct rp_plan plan;
+	struct rp_server *srv;
+	pthread_t thread;
+	bool serving;
+	cJSON *doc;   /* rank 0: the document being built */
+	cJSON *cells; /* rank 0: its cells array */
+	unsigned int failed;
+};
+
+/* FNV-1a of the test's config as JSON, less where this rank listens. */
+static uint64_t test_signature(const struct rp_config *cfg)
+{
+	cJSON *c = rp_report_config_json(cfg);
+	uint64_t h = 1469598103934665603ULL;
+	char *s, *p;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(c, "server");
+	cJSON_DeleteItemFromObjectCaseSensitive(c, "port");
+	s = c ? cJSON_PrintUnformatted(c) : NULL;
+	for (p = s; p && *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	free(s);
+	cJSON_Delete(c);
+	return h;
+}
+
+static void *server_main(void *arg)
+{
+	rp_server_serve(arg, false, NULL);
+	return NULL;
+}
+
+/* This rank's server on its address; a failure is recorded, not fatal:
+ * its cells will say FAILED with the reason. */
+static void start_server(struct matrix *m)
+{
+	struct rp_config *scfg = &m->scfg;
+	struct rp_err why = { "" };
+	int err;
+
+	gethostname(m->me.host, sizeof(m->me.host) - 1);
+	m->me.test_sig = test_signature(m->cfg);
+	if (rp_matrix_local_addr(m->cfg, m->me.addr, sizeof(m->me.addr),
+				 &why)) {
+		snprintf(m->me.error, sizeof(m->me.error), "%.*s",
+			 (int)sizeof(m->me.error) - 1, why.msg);
+		return;
+	}
+	*scfg = *m->cfg;
+	scfg->mode = RP_MODE_SERVER;
+	scfg->host = m->me.addr;
+	scfg->quiet = true;
+	err = rp_server_open(scfg, &m->srv);
+	if (err) {
+		snprintf(m->me.error, sizeof(m->me.error),
+			 "cannot listen on %s port %u: %s", m->me.addr,
+			 scfg->port, strerror(-err));
+		return;
+	}
+	m->me.port = rp_server_port(m->srv);
+	m->serving = !pthread_create(&m->thread, NULL, server_main, m->srv);
+	if (!m->serving)
+		snprintf(m->me.error, sizeof(m->me.error),
+			 "cannot start the server thread");
+}
+
+static void stop_server(struct matrix *m)
+{
+	if (m->serving) {
+		rp_server_stop(m->srv);
+		pthread_join(m->thread, NULL);
+	}
+	rp_server_close(m->srv);
+	m->srv = NULL;
+}
+
+/* Every transport against the peer, as `rdmaperf -c` runs them. */
+static cJSON *run_tests(const struct matrix *m, const struct rank_info *peer)
+{
+	struct rp_config c = *m->cfg;
+	size_t points = rp_config_points(&c), n = c.n_transports * points, i;
+	struct rp_result *res = calloc(n, sizeof(*res));
+	cJSON *doc;
+
+	if (!res)
+		return NULL;
+	c.mode = RP_MODE_CLIENT;
+	c.host = peer->addr;
+	c.port = peer->port;
+	c.progress = false;
+	c.obs = NULL;
+	for (i = 0; i < c.n_transports; i++)
+		rp_client_run_test(&c, c.transports[i], &res[i * points]);
+	for (i = 0; i < n; i++)
+		rp_host_clock_end(res[i].client_host);
+	doc = rp_report_json_doc(&c, res, n);
+	for (i = 0; i < n; i++)
+		rp_result_fini(&res[i]);
+	free(res);
+	return doc;
+}
+
+/* The first failed result's reason in @doc, or NULL when all are ok. */
+static const char *doc_failure(const cJSON *doc)
+{
+	const cJSON *r, *e;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+	{
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok")))
+			continue;
+		e = cJSON_GetObjectItemCaseSensitive(r, "error");
+		e = cJSON_GetObjectItemCaseSensitive(e, "message");
+		return cJSON_IsString(e) ? e->valuestring : "failed";
+	}
+	return NULL;
+}
+
+static cJSON *cell_new(const struct rp_pair *pr)
+{
+	cJSON *cell = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(cell, "client", pr->client);
+	cJSON_AddNumberToObject(cell, "server", pr->server);
+	cJSON_AddNumberToObject(cell, "round", pr->round);
+	return cell;
+}
+
+/* The pair @pr run from this rank (its client): the cell, never NULL
+ * unless out of memory. */
+static cJSON *run_pair(const struct matrix *m, const struct rp_pair *pr)
+{
+	const struct rank_info *peer = &m->all[pr->server];
+	const struct rank_info *bad = m->me.error[0] ? &m->me : peer;
+	uint64_t t0 = rp_clock_ns();
+	cJSON *cell = cell_new(pr), *doc = NULL;
+	char why[320];
+	const char *fail = why;
+
+	if (bad->error[0])
+		snprintf(why, sizeof(why), "rank %u (%s): %s",
+			 bad == peer ? pr->server : pr->client, bad->host,
+			 bad->error);
+	else if (!(doc = run_tests(m, peer)))
+		snprintf(why, sizeof(why), "out of memory");
+	else
+		fail = doc_failure(doc);
+	cJSON_AddBoolToObject(cell, "ok", !fail);
+	if (fail)
+		cJSON_AddStringToObject(cell, "error", fail);
+	else
+		cJSON_AddNullToObject(cell, "error");
+	cJSON_AddNumberToObject(cell, "seconds",
+				(double)(rp_clock_ns() - t0) / 1e9);
+	if (doc)
+		cJSON_AddItemToObject(cell, "document", doc);
+	else
+		cJSON_AddNullToObject(cell, "document");
+	return cell;
+}
+
+/* Rank 0: a cell from rank @from, checked to be the pair it should be. */
+static int take_cell(struct matrix *m, const char *text, int from,
+		     unsigned char *heard)
+{
+	cJSON *cell = cJSON_Parse(text);
+	double c = cJSON_GetNumberValue(
+		cJSON_GetObjectItemCaseSensitive(cell, "client"));
+
+	if (!cell || c != from || heard[from]) {
+		cJSON_Delete(cell);
+		fprintf(stderr,
+			"rdmaperf: --matrix: rank %d sent a cell that "
+			"is not its own\n",
+			from);
+		return -EPROTO;
+	}
+	heard[from] = 1;
+	m->failed +=
+		!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cell, "ok"));
+	cJSON_AddItemToArray(m->cells, cell);
+	return 0;
+}
+
+/* Rank 0: the pairs of the round whose cell has not come (either end may
+ * be the one stuck). */
+static void tell_late(const struct matrix *m, uint32_t round, size_t first,
+		      size_t n, const unsigned char *heard)
+{
+	const struct rp_pair *pr;
+	size_t i;
+
+	fprintf(stderr,
+		"rdmaperf: --matrix: round %u of %u: no result within "
+		"--round-timeout %u s from pair",
+		round + 1, m->plan.rounds, m->cfg->round_timeout_s);
+	for (i = first; i < first + n; i++) {
+		pr = &m->plan.pairs[i];
+		if (pr->client && !heard[pr->client])
+			fprintf(stderr, " %u -> %u (%s -> %s)", pr->client,
+				pr->server, m->all[pr->client].host,
+				m->all[pr->server].host);
+	}
+	fprintf(stderr, "; ending the job\n");
+}
+
+/* Rank 0: the round's other clients' cells, or the job ends naming the
+ * ranks not heard from by @deadline. */
+static void collect(struct matrix *m, uint32_t round, uint64_t deadline)
+{
+	size_t first, n = rp_plan_round(&m->plan, round, &first), i, got = 0;
+	unsigned char *heard = calloc((size_t)m->comm.size, 1);
+	size_t want = 0, len;
+	char *text;
+	int from, err = heard ? 0 : -ENOMEM;
+
+	for (i = first; i < first + n; i++)
+		want += m->plan.pairs[i].client != 0;
+	while (!err && got < want) {
+		err = rp_comm_recv(RP_MATRIX_TAG_CELL, &text, &len, &from,
+				   deadline);
+		if (!err) {
+			err = take_cell(m, text, from, heard);
+			free(text);
+			got++;
+		}
+	}
+	if (err == -ETIMEDOUT)
+		tell_late(m, round, first, n, heard);
+	free(heard);
+	if (err)
+		rp_comm_abort(1);
+}
+
+static void progress(const struct matrix *m, uint32_t round, uint64_t t0)
+{
+	size_t first, n = rp_plan_round(&m->plan, round, &first);
+
+	if (m->cfg->quiet)
+		return;
+	fprintf(stderr,
+		"rdmaperf: matrix: round %u of %u: %zu pair%s, "
+		"%u failed so far (%.1f s)\n",
+		round + 1, m->plan.rounds, n, n == 1 ? "" : "s", m->failed,
+		(double)(rp_clock_ns() - t0) / 1e9);
+}
+
+/* One round: this rank's pair if it is the client, its cell to rank 0,
+ * the barrier. */
+static void run_round(struct matrix *m, uint32_t round)
+{
+	uint64_t t0 = rp_clock_ns();
+	uint64_t limit = (uint64_t)m->cfg->round_timeout_s * NS_PER_S;
+	long at = rp_plan_role(&m->plan, round, (uint32_t)m->comm.rank);
+	cJSON *cell = NULL;
+	char *text;
+	int err = 0;
+
+	if (at >= 0 && m->plan.pairs[at].client == (uint32_t)m->comm.rank)
+		cell = run_pair(m, &m->plan.pairs[at]);
+	if (cell && m->comm.rank == 0) {
+		m->failed += !cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(cell, "ok"));
+		cJSON_AddItemToArray(m->cells, cell);
+	} else if (cell) {
+		text = cJSON_PrintUnformatted(cell);
+		err = text ? rp_comm_send(0, RP_MATRIX_TAG_CELL, text,
+					  strlen(text))
+			   : -ENOMEM;
+		free(text);
+		cJSON_Delete(cell);
+	}
+	if (m->comm.rank == 0) {
+		collect(m, round, t0 + limit);
+		progress(m, round, t0);
+	}
+	/* rank 0 names the late ranks first; the others give it time to */
+	if (!err)
+		err = rp_comm_barrier(t0 + limit +
+				      (m->comm.rank ? 30 : 5) * NS_PER_S);
+	if (err) {
+		fprintf(stderr,
+			"rdmaperf: --matrix: rank %d: round %u of %u "
+			"did not end: %s; ending the job\n",
+			m->comm.rank, round + 1, m->plan.rounds,
+			strerror(-err));
+		rp_comm_abort(1);
+	}
+}
+
+/* Rank 0: the ranks as the document lists them. */
+static void add_ranks(struct matrix *m)
+{
+	int i;
+
+	for (i = 0; i < m->comm.size; i++)
+		rp_matrix_add_rank(m->doc, (unsigned int)i, m->all[i].host,
+				   m->all[i].addr, m->all[i].port,
+				   m->all[i].error[0] ? m->all[i].error : NULL);
+}
+
+/* What every rank can tell from the all-gather alone: enough ranks, and
+ * all of them asked for the same test. Return: 0, or 2 (bad usage; rank
+ * 0 says why). */
+static int check_ranks(const struct matrix *m)
+{
+	int i;
+
+	if (m->comm.size < 2) {
+		fprintf(stderr, "rdmaperf: --matrix needs at least 2 ranks "
+				"(mpirun -np N, N >= 2)\n");
+		return 2;
+	}
+	if (m->comm.size > RP_PLAN_MAX_RANKS) {
+		if (m->comm.rank == 0)
+			fprintf(stderr,
+				"rdmaperf: --matrix: %d ranks, at "
+				"most %d\n",
+				m->comm.size, RP_PLAN_MAX_RANKS);
+		return 2;
+	}
+	for (i = 1; i < m->comm.size; i++) {
+		if (m->all[i].test_sig == m->all[0].test_sig)
+			continue;
+		if (m->comm.rank == 0)
+			fprintf(stderr,
+				"rdmaperf: --matrix: rank %d (%s) was "
+				"given another test than rank 0 (%s): every "
+				"rank needs the same -x, -o, -S, -q...\n",
+				i, m->all[i].host, m->all[0].host);
+		return 2;
+	}
+	return 0;
+}
+
+static int run_rounds(struct matrix *m)
+{
+	uint32_t r;
+
+	if (rp_plan_make(&m->plan, (uint32_t)m->comm.size, m->cfg->serial))
+		return 1;
+	if (m->comm.rank == 0) {
+		m->doc = rp_matrix_doc(m->cfg, m->plan.rounds);
+		m->cells = rp_matrix_cells(m->doc);
+		if (!m->cells)
+			rp_comm_abort(1);
+		add_ranks(m);
+	}
+	for (r = 0; r < m->plan.rounds; r++)
+		run_round(m, r);
+	return 0;
+}
+
+/* Rank 0: the tables, the output; 1 when a cell failed. */
+static int finish(struct matrix *m)
+{
+	int rc;
+
+	if (rp_matrix_analyse(m->doc)) {
+		fprintf(stderr, "rdmaperf: --matrix: out of memory\n");
+		return 1;
+	}
+	rc = rp_matrix_output(m->cfg, m->doc);
+	return rc ? rc : m->failed ? 1 : 0;
+}
+
+int rp_matrix_main(struct rp_config *cfg)
+{
+	struct matrix m = { .cfg = cfg };
+	struct rp_err why = { "" };
+	int rc;
+
+	if (rp_comm_init(&m.comm, &why)) {
+		fprintf(stderr, "rdmaperf: --matrix: %s\n", why.msg);
+		return 1;
+	}
+	start_server(&m);
+	m.all = calloc((size_t)m.comm.size, sizeof(*m.all));
+	rc = m.all ? rp_comm_allgather(&m.me, sizeof(m.me), m.all,
+				       rp_clock_ns() +
+					       (uint64_t)cfg->round_timeout_s *
+						       NS_PER_S)
+		   : -ENOMEM;
+	if (rc) {
+		fprintf(stderr,
+			"rdmaperf: --matrix: rank %d: the ranks did "
+			"not all tell where they listen within --round-timeout "
+			"%u s: %s; ending the job\n",
+			m.comm.rank, cfg->round_timeout_s, strerror(-rc));
+		rp_comm_abort(1);
+	}
+	rc = check_ranks(&m);
+	if (!rc)
+		rc = run_rounds(&m);
+	stop_server(&m);
+	if (!rc && m.comm.rank == 0)
+		rc = finish(&m);
+	cJSON_Delete(m.doc);
+	rp_plan_free(&m.plan);
+	free(m.all);
+	rp_comm_fini();
+	return rc;
+}

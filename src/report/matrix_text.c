@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The --matrix document for people (text) and for spreadsheets (CSV), and
+ * which of them, with the plot, a run prints (matrix.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "report/matrix.h"
+#include "report/priv.h"
+
+#define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
+
+static const char *str_of(const cJSON *o, const char *k, const char *dflt)
+{
+	const cJSON *v = GET(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+static const char *host_of(const cJSON *doc, double rank)
+{
+	const cJSON *ranks = GET(GET(doc, "matrix"), "ranks");
+
+	return str_of(cJSON_GetArrayItem(ranks, (int)rank), "host", "?");
+}
+
+/* "tcp write 64 KiB q16" (and "at 200000 ops/s" in an open loop). */
+void rp_matrix_label(const cJSON *tab, char *buf, size_t len)
+{
+	char size[32];
+	const cJSON *rate = GET(tab, "rate");
+	int n;
+
+	rp_units_format_size((uint64_t)cJSON_GetNumberValue(GET(tab, "size")),
+			     size, sizeof(size));
+	n = snprintf(buf, len, "%s %s %s q%.0f", str_of(tab, "transport", "?"),
+		     str_of(tab, "op", "?"), size,
+		     cJSON_GetNumberValue(GET(tab, "queue_depth")));
+	if (rate && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " at %.0f ops/s",
+			 cJSON_GetNumberValue(rate));
+}
+
+static void ranks_text(FILE *f, const cJSON *doc)
+{
+	const cJSON *m = GET(doc, "matrix"), *r;
+
+	fprintf(f,
+		"rdmaperf matrix: %d ranks, every ordered pair (row: client "
+		"= initiator, column: server), %.0f rounds%s\n",
+		cJSON_GetArraySize(GET(m, "ranks")),
+		cJSON_GetNumberValue(GET(m, "rounds")),
+		cJSON_IsTrue(GET(m, "serial")) ? ", one pair at a time"
+					       : ", each node in one pair a "
+						 "round");
+	cJSON_ArrayForEach(r, GET(m, "ranks"))
+	{
+		fprintf(f, "  rank %-4.0f %-24s %s port %.0f",
+			cJSON_GetNumberValue(GET(r, "rank")),
+			str_of(r, "host", "?"), str_of(r, "address", "?"),
+			cJSON_GetNumberValue(GET(r, "port")));
+		if (cJSON_IsString(GET(r, "error")))
+			fprintf(f, "  FAILED: %s",
+				GET(r, "error")->valuestring);
+		fputc('\n', f);
+	}
+}
+
+/* Whether the pair (i, j) of @tab failed. */
+static bool failed_at(const cJSON *tab, int i, int j)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(
+		x, GET(tab,
+		       "failed")) if (cJSON_GetNumberValue(GET(x, "client")) ==
+					      i &&
+				      cJSON_GetNumberValue(GET(x, "server")) ==
+					      j) return true;
+	return false;
+}
+
+static void grid_text(FILE *f, const cJSON *doc, const cJSON *tab,
+		      const char *key, const char *what, const char *med_key)
+{
+	const cJSON *g = GET(tab, key), *row, *v;
+	int n = cJSON_GetArraySize(g), i, j;
+
+	fprintf(f, "%s\n  %-16s", what, "client \\ server");
+	for (j = 0; j < n; j++)
+		fprintf(f, " %8d", j);
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		row = cJSON_GetArrayItem(g, i);
+		fprintf(f, "  %-4d %-11.11s", i, host_of(doc, i));
+		for (j = 0; j < n; j++) {
+			v = cJSON_GetArrayItem(row, j);
+			if (cJSON_IsNumber(v))
+				fprintf(f, " %8.2f", v->valuedouble);
+			else
+				fprintf(f, " %8s",
+					i == j		       ? "-"
+					: failed_at(tab, i, j) ? "FAILED"
+							       : "n/a");
+		}
+		fputc('\n', f);
+	}
+	v = GET(tab, med_key);
+	if (cJSON_IsNumber(v))
+		fprintf(f, "  median %.2f\n", v->valuedouble);
+}
+
+static void pair_name(FILE *f, const cJSON *doc, const cJSON *x)
+{
+	double i = cJSON_GetNumberValue(GET(x, "client"));
+	double j = cJSON_GetNumberValue(GET(x, "server"));
+
+	fprintf(f, "%.0f -> %.0f (%s -> %s)", i, j, host_of(doc, i),
+		host_of(doc, j));
+}
+
+static void findings_text(FILE *f, const cJSON *doc, const cJSON *tab,
+			  double fraction)
+{
+	const cJSON *x;
+	bool tp;
+
+	cJSON_ArrayForEach(x, GET(tab, "failed"))
+	{
+		fprintf(f, "FAILED ");
+		pair_name(f, doc, x);
+		fprintf(f, ": %s\n", str_of(x, "error", "?"));
+	}
+	cJSON_ArrayForEach(x, GET(tab, "outliers"))
+	{
+		tp = !strcmp(str_of(x, "metric", ""), "throughput");
+		fprintf(f, "outlier ");
+		pair_name(f, doc, x);
+		fprintf(f, ": %s %.2f %s, %.2f x the median\n",
+			tp ? "throughput" : "latency p50",
+			cJSON_GetNumberValue(GET(x, "value")),
+			tp ? "Gb/s" : "us",
+			cJSON_GetNumberValue(GET(x, "ratio")));
+	}
+	cJSON_ArrayForEach(x, GET(tab, "bad_nodes"))
+	{
+		tp = !strcmp(str_of(x, "metric", ""), "throughput");
+		fprintf(f, "bad node: rank %.0f (%s): every pair's %s is %s\n",
+			cJSON_GetNumberValue(GET(x, "rank")),
+			host_of(doc, cJSON_GetNumberValue(GET(x, "rank"))),
+			tp ? "throughput" : "latency",
+			tp ? "below the fraction of the median"
+			   : "above the median / the fraction");
+	}
+	if (!cJSON_GetArraySize(GET(tab, "outliers")))
+		fprintf(f,
+			"no outliers (throughput below %.2f x the median, "
+			"latency above the median / %.2f)\n",
+			fraction, fraction);
+}
+
+void rp_matrix_text(FILE *f, const cJSON *doc)
+{
+	const cJSON *m = GET(doc, "matrix"), *tab;
+	double fraction = cJSON_GetNumberValue(GET(m, "outlier_fraction"));
+	char label[160];
+
+	ranks_text(f, doc);
+	cJSON_ArrayForEach(tab, GET(m, "tables"))
+	{
+		rp_matrix_label(tab, label, sizeof(label));
+		fprintf(f, "\n== %s\n", label);
+		grid_text(f, doc, tab, "throughput_gbps", "throughput, Gb/s",
+			  "median_gbps");
+		grid_text(f, doc, tab, "latency_p50_us",
+			  "unloaded latency p50, us", "median_latency_p50_us");
+		findings_text(f, doc, tab, fraction);
+	}
+}
+
+/* The pair's cells of a CSV row, each followed by a comma. */
+static void csv_pair(FILE *f, const cJSON *doc, const cJSON *c)
+{
+	static const char *const keys[] = { "client", "server" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		rp_report_csv_cell(f, GET(c, keys[i]));
+		fputc(',', f);
+		rp_report_csv_str(
+			f, host_of(doc, cJSON_GetNumberValue(GET(c, keys[i]))));
+		fputc(',', f);
+	}
+	rp_report_csv_cell(f, GET(c, "round"));
+	fputc(',', f);
+	rp_report_csv_cell(f, GET(c, "ok"));
+	fputc(',', f);
+	rp_report_csv_cell(f, GET(c, "error"));
+	fputc(',', f);
+}
+
+int rp_matrix_csv(FILE *f, const cJSON *doc)
+{
+	static const char *const head[] = { "client_rank", "client_host",
+					    "server_rank", "server_host",
+					    "round",	   "cell_ok",
+					    "cell_error" };
+	const cJSON *c, *r, *results;
+	size_t i;
+
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		fprintf(f, "%s,", head[i]);
+	rp_report_csv_header(f);
+	cJSON_ArrayForEach(c, GET(GET(doc, "matrix"), "cells"))
+	{
+		results = GET(GET(c, "document"), "results");
+		cJSON_ArrayForEach(r, results)
+		{
+			csv_pair(f, doc, c);
+			rp_report_csv_row(f, r);
+		}
+		if (!cJSON_GetArraySize(results)) {
+			csv_pair(f, doc, c);
+			rp_report_csv_row(f, NULL);
+		}
+	}
+	return ferror(f) || fflush(f) ? -EIO : 0;
+}
+
+int rp_matrix_output(const struct rp_config *cfg, const cJSON *doc)
+{
+	struct rp_err why = { "" };
+	int rc = 0;
+
+	if (cfg->plot && rp_matrix_plot(cfg->plot, doc, &why)) {
+		fprintf(stderr, "rdmaperf: --plot: %s\n", why.msg);
+		rc = 1;
+	}
+	if (cfg->json)
+		rp_report_json_print(stdout, cJSON_Duplicate(doc, 1));
+	else if (cfg->csv)
+		rp_matrix_csv(stdout, doc);
+	else
+		rp_matrix_text(stdout, doc);
+	return rc;
+}

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+--matrix under Open MPI on this host (ranks on 127.0.0.1's host, -x tcp):
+4 ranks give a 4 x 4 matrix of 12 ordered pairs in 6 rounds, each cell a
+whole one-pair document whose bytes are size x messages, valid against
+schema/rdmaperf-matrix-1.schema.json, the same in text, CSV and the SVG
+heatmap; --serial runs 12 rounds; a rank whose server cannot start (an
+address not on this host) marks its 6 cells FAILED with the reason and the
+matrix still completes (exit 1); a rank stopped mid-run ends the job within
+--round-timeout naming the pair; bad usage exits 2.
+
+mpirun runs as root here: Open MPI's allow-run-as-root variables are set
+for the test's own mpirun only. Without mpirun, or with a binary built
+without MPI, the test skips (77), except under CI=true where that fails.
+
+    python3 tests/e2e/matrix.py /path/to/rdmaperf
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import QUICK, Run, TestFailure, check, main, run  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tools"))
+import check_json  # noqa: E402
+
+SIZE = 4096
+COUNT = 2000
+# busy-polling ranks on a 2-core host would measure the scheduler
+TEST = ["-x", "tcp", "-S", str(SIZE), "-C", str(COUNT), "--wait", "event",
+        "--quiet"] + QUICK
+BAD_ADDR = "198.51.100.7"  # TEST-NET-2: on no interface here
+TIMEOUT = 240
+
+
+def mpi_env():
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    if env.get("ASAN_OPTIONS"):  # stacks that reach Open MPI's frames
+        env["ASAN_OPTIONS"] += ":fast_unwind_on_malloc=0"
+    return env
+
+
+def mpirun(binary, *groups, timeout=TIMEOUT):
+    """mpirun with one app context per (ranks, args) of @groups."""
+    cmd = ["mpirun"]
+    for k, (n, args) in enumerate(groups):
+        cmd += ([":"] if k else []) + ["-np", str(n), binary, "--matrix"]
+        cmd += [str(a) for a in args]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, errors="replace", env=mpi_env(),
+                       timeout=timeout)
+    return Run(cmd, p.returncode, p.stdout, p.stderr, time.monotonic() - t0)
+
+
+def matrix_doc(r):
+    try:
+        doc = json.loads(r.out)
+    except ValueError as e:
+        raise TestFailure("not one JSON document (%s):\n%s" %
+                          (e, r.describe()))
+    errors = check_json.validate_matrix(doc)
+    check(not errors, lambda: "the matrix document does not match the "
+          "schema:\n  " + "\n  ".join(errors[:20]))
+    return doc
+
+
+def check_cells(doc, n, bad=()):
+    """Every ordered pair once; a pair with an end in @bad FAILED naming
+    it, every other ok with size x messages bytes."""
+    m = doc["matrix"]
+    pairs = sorted((c["client"], c["server"]) for c in m["cells"])
+    check(pairs == [(i, j) for i in range(n) for j in range(n) if i != j],
+          "cells %r for %d ranks" % (pairs, n))
+    for c in m["cells"]:
+        what = "cell %d -> %d" % (c["client"], c["server"])
+        if c["client"] in bad or c["server"] in bad:
+            check(not c["ok"] and BAD_ADDR in (c["error"] or ""),
+                  "%s: want FAILED naming %s: %r" % (what, BAD_ADDR,
+                                                     c["error"]))
+            check(c["document"] is None, what + ": a document, not run")
+            continue
+        check(c["ok"], "%s failed: %r" % (what, c["error"]))
+        for r in c["document"]["results"]:
+            check(r["ok"] and r["messages"] == COUNT and
+                  r["bytes"] == SIZE * r["messages"],
+                  "%s: %r messages, %r bytes" % (what, r["messages"],
+                                                 r["bytes"]))
+    tab = m["tables"][0]
+    for i, row in enumerate(tab["throughput_gbps"]):
+        for j, v in enumerate(row):
+            want = i != j and i not in bad and j not in bad
+            check((v is not None and v > 0) == want,
+                  "table cell %d,%d = %r" % (i, j, v))
+    check(len(tab["failed"]) == 2 * len(bad) * (n - 1),
+          "%d failed pairs listed" % len(tab["failed"]))
+
+
+def test_four_ranks(binary):
+    tmp = tempfile.mkdtemp()
+    try:
+        svg = os.path.join(tmp, "m.svg")
+        r = mpirun(binary, (4, TEST + ["--json", "--plot", svg]))
+        check(r.rc == 0, lambda: "4 ranks:\n" + r.describe())
+        doc = matrix_doc(r)
+        check(doc["matrix"]["rounds"] == 6, "rounds %r" %
+              doc["matrix"]["rounds"])
+        check_cells(doc, 4)
+        png = os.path.join(tmp, "m.png")
+        p = subprocess.run(["rsvg-convert", svg, "-o", png],
+                           capture_output=True, text=True)
+        check(p.returncode == 0 and os.path.getsize(png) > 0,
+              "the heatmap does not render: " + p.stderr)
+        with open(svg) as f:
+            check(f.read().count("<rect") >= 2 * 16, "heatmap cells")
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_text_serial(binary):
+    r = mpirun(binary, (3, TEST + ["--serial"]))
+    check(r.rc == 0, lambda: "--serial:\n" + r.describe())
+    for want in ("3 ranks", "6 rounds", "one pair at a time",
+                 "== tcp write 4 KiB q16", "throughput, Gb/s",
+                 "unloaded latency p50, us", "client \\ server"):
+        check(want in r.out, "%r not in the text:\n%s" % (want, r.out))
+    rows = [x for x in r.out.splitlines() if x.startswith("  0    ")]
+    check(len(rows) == 2 and all(x.split()[2] == "-" for x in rows),
+          "rank 0's rows: %r" % rows)
+
+
+def test_csv(binary):
+    r = mpirun(binary, (2, TEST + ["--csv"]))
+    check(r.rc == 0, lambda: "--csv:\n" + r.describe())
+    rows = list(csv.DictReader(io.StringIO(r.out)))
+    check(len(rows) == 2, "%d CSV rows for 2 ranks" % len(rows))
+    for x in rows:
+        check(x["cell_ok"] == "true" and x["transport"] == "tcp" and
+              int(x["bytes"]) == SIZE * COUNT and x["client_rank"] !=
+              x["server_rank"], "row %r" % x)
+
+
+def test_failed_rank(binary):
+    r = mpirun(binary, (3, TEST + ["--json"]),
+               (1, TEST + ["--json", "-a", BAD_ADDR]))
+    check(r.rc == 1, lambda: "a rank that cannot listen: want exit 1:\n" +
+          r.describe())
+    doc = matrix_doc(r)
+    check(doc["matrix"]["ranks"][3]["error"], "rank 3 has no error")
+    check_cells(doc, 4, bad=(3,))
+
+
+def rank_pid(rank, within=30.0):
+    """The pid of the rdmaperf --matrix process of MPI rank @rank."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < within:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    env = f.read().split(b"\0")
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    cmd = f.read()
+            except OSError:
+                continue
+            if (b"--matrix" in cmd and not cmd.startswith(b"mpirun") and
+                    b"OMPI_COMM_WORLD_RANK=%d" % rank in env):
+                return int(pid)
+        time.sleep(0.1)
+    raise TestFailure("no process of rank %d" % rank)
+
+
+def read_all(f):
+    f.seek(0)
+    return f.read()
+
+
+def test_stopped_rank(binary):
+    """A rank that stops answering (SIGSTOP) ends the job within the
+    round's bound, naming the pair, instead of hanging."""
+    cmd = ["mpirun", "-np", "4", binary, "--matrix", "--round-timeout", "4",
+           "-x", "tcp", "-t", "1", "--wait", "event"] + QUICK
+    errf = tempfile.TemporaryFile(mode="w+")
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=errf, text=True,
+                         env=mpi_env())
+    pid = rank_pid(2)
+    try:
+        # past MPI's own start-up (which has no bound of rdmaperf's): the
+        # first round is over
+        started = time.monotonic()
+        while "round 1 of" not in read_all(errf):
+            check(time.monotonic() - started < 60 and p.poll() is None,
+                  lambda: "no first round:\n" + read_all(errf))
+            time.sleep(0.1)
+        os.kill(pid, signal.SIGSTOP)
+        t0 = time.monotonic()
+        try:
+            p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            raise TestFailure("the job hung with rank 2 stopped:\n" +
+                              read_all(errf))
+    finally:
+        for sig in (signal.SIGKILL, signal.SIGCONT):
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+    err = read_all(errf)
+    took = time.monotonic() - t0
+    check(p.returncode != 0, "exit 0 with a rank stopped")
+    check("ending the job" in err and "round" in err,
+          "no word of the stuck round:\n" + err[-2000:])
+    check(took < 60, "ended %.1f s after the stop" % took)
+
+
+def test_usage(binary):
+    cases = [["-c", "-a", "127.0.0.1", "--serial"],
+             ["-c", "-a", "10.0.0.0/8"],
+             ["--matrix", "--json-stream"],
+             ["--matrix", "--outlier", "1.5"],
+             ["--matrix", "--outlier", "0"],
+             ["--matrix", "--round-timeout", "0"],
+             ["--matrix", "-a", "10.0.0.1/8"],
+             ["--matrix", "-s"]]
+    for args in cases:
+        r = run(binary, args)
+        check(r.rc == 2 and r.err.count("\n") <= 2 and "rdmaperf:" in r.err,
+              lambda: "want one line and exit 2:\n" + r.describe())
+    r = mpirun(binary, (1, TEST))
+    check(r.rc == 2 and "at least 2 ranks" in r.err,
+          lambda: "one rank:\n" + r.describe())
+
+
+def skip_unless_mpi(binary):
+    """77 without mpirun or MPI in the binary; a failure under CI."""
+    why = None
+    if not shutil.which("mpirun"):
+        why = "mpirun not found (Debian: openmpi-bin)"
+    else:
+        r = run(binary, ["--matrix", "-x", "tcp"])
+        if "built without MPI" in r.err:
+            why = "this rdmaperf was built without MPI"
+    if why and os.environ.get("CI") == "true":
+        sys.stderr.write("e2e.matrix: %s, and CI needs it\n" % why)
+        sys.exit(1)
+    if why:
+        sys.stderr.write("e2e.matrix: skipped: %s\n" % why)
+        sys.exit(77)
+
+
+if __name__ == "__main__":
+    skip_unless_mpi(os.path.abspath(sys.argv[1]) if len(sys.argv) > 1
+                    else "")
+    main([("four_ranks", test_four_ranks),
+          ("text_serial", test_text_serial),
+          ("csv", test_csv),
+          ("failed_rank", test_failed_rank),
+          ("stopped_rank", test_stopped_rank),
+          ("usage", test_usage)])
