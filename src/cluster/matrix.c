@@ -201,6 +201,40 @@ static cJSON *run_pair(const struct matrix *m, const struct rp_pair *pr)
 	return cell;
 }
 
+/* Rank 0, printing text: each result's figures are all the tables use;
+ * the distributions, intervals and per-stream figures go. */
+static void slim(cJSON *cell)
+{
+	static const char *const heavy[] = { "intervals", "per_stream",
+					     "directions", "client_streams",
+					     "server_streams" };
+	cJSON *r, *doc = cJSON_GetObjectItemCaseSensitive(cell, "document");
+	size_t i;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "hosts");
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+	{
+		for (i = 0; i < sizeof(heavy) / sizeof(heavy[0]); i++)
+			cJSON_DeleteItemFromObjectCaseSensitive(r, heavy[i]);
+		cJSON_DeleteItemFromObjectCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(r, "latency"),
+			"spectrum");
+		cJSON_DeleteItemFromObjectCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(r, "latency_unloaded"),
+			"spectrum");
+	}
+}
+
+/* Rank 0: keep @cell, slimmed unless the output prints documents. */
+static void keep_cell(struct matrix *m, cJSON *cell)
+{
+	m->failed +=
+		!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cell, "ok"));
+	if (!m->cfg->json && !m->cfg->csv)
+		slim(cell);
+	cJSON_AddItemToArray(m->cells, cell);
+}
+
 /* Rank 0: a cell from rank @from, checked to be the pair it should be. */
 static int take_cell(struct matrix *m, const char *text, int from,
 		     unsigned char *heard)
@@ -301,9 +335,7 @@ static void run_round(struct matrix *m, uint32_t round)
 	if (at >= 0 && m->plan.pairs[at].client == (uint32_t)m->comm.rank)
 		cell = run_pair(m, &m->plan.pairs[at]);
 	if (cell && m->comm.rank == 0) {
-		m->failed += !cJSON_IsTrue(
-			cJSON_GetObjectItemCaseSensitive(cell, "ok"));
-		cJSON_AddItemToArray(m->cells, cell);
+		keep_cell(m, cell);
 	} else if (cell) {
 		text = cJSON_PrintUnformatted(cell);
 		err = text ? rp_comm_send(0, RP_MATRIX_TAG_CELL, text,

@@ -250,11 +250,50 @@ def transports(binary):
         check_result(res[1], "tcp", "write", 256, 16, 200)
 
     tests = [("rdma,rsocket,tcp", three), ("-x all", all_here),
-             ("one transport fails", one_fails)]
+             ("one transport fails", one_fails),
+             ("--matrix, 3 ranks, rdma,tcp", lambda b, s: matrix_case(b))]
     for op in ("write", "read", "send"):
         tests.append(("rsocket %s" % op,
                       lambda b, s, o=op: rsocket_op(b, s, o)))
     return tests
+
+
+def matrix_case(b):
+    """mpirun -np 3 --matrix -x rdma,tcp on rxe0: ranks 0 and 1 as they
+    are, rank 2 told -d nosuch0 (an impossible device): the pairs of 0 and
+    1 pass on both transports, rank 2's four fail on rdma naming the
+    device and pass on tcp; the document validates against its schema."""
+    import matrix
+    test = ["-x", "rdma,tcp", "-S", "4096", "-q", "8", "-C", "300",
+            "--wait", "event", "--quiet", "--json"] + QUICK
+    r = matrix.mpirun(b, (2, test), (1, test + ["-d", "nosuch0"]),
+                      timeout=TIMEOUT)
+    check(r.rc == 1, lambda: "want exit 1 (rank 2's rdma fails):\n" +
+          r.describe())
+    doc = matrix.matrix_doc(r)
+    m = doc["matrix"]
+    check([x["address"] for x in m["ranks"]] == [ADDR] * 3,
+          "ranks listen on %r, not the rxe device's %s" %
+          ([x["address"] for x in m["ranks"]], ADDR))
+    check(len(m["cells"]) == 6, "%d cells" % len(m["cells"]))
+    for c in m["cells"]:
+        res = c["document"]["results"]
+        check([x["transport"] for x in res] == ["rdma", "tcp"],
+              "cell %r" % [x["transport"] for x in res])
+        bad = 2 in (c["client"], c["server"])
+        check(res[0]["ok"] != bad and c["ok"] != bad,
+              "cell %d -> %d: rdma ok %r" % (c["client"], c["server"],
+                                             res[0]["ok"]))
+        if bad:
+            check("nosuch0" in c["error"], "error %r" % c["error"])
+        for x in res[int(bad):]:
+            check_result(x, x["transport"], "write", 4096, 8, 300)
+    rdma, tcp = m["tables"]
+    check(len(rdma["failed"]) == 4 and not tcp["failed"],
+          "failed pairs: rdma %d, tcp %d" % (len(rdma["failed"]),
+                                             len(tcp["failed"])))
+    check(rdma["throughput_gbps"][0][1] and rdma["throughput_gbps"][1][0],
+          "rdma 0 <-> 1: %r" % rdma["throughput_gbps"])
 
 
 def sweep_case(b, s, transport, op):
