@@ -97,7 +97,7 @@ static void map_cell(FILE *f, const struct map *m, int i, int j)
 	if (!strcmp(fill, "#555555"))
 		rp_svg_text(f, x + m->cell / 2, y + m->cell * 0.7,
 			    "class=\"tick\" text-anchor=\"middle\" "
-			    "fill=\"#fff\"",
+			    "style=\"fill: #fff\"",
 			    "\u00d7");
 	else if (cJSON_IsNumber(v) && m->cell >= 36) {
 		snprintf(num, sizeof(num),
