@@ -15,6 +15,7 @@
 #include "platform/clock.h"
 #include "platform/net.h"
 #include "platform/os.h"
+#include "report/matrix.h"
 #include "report/report.h"
 
 /* Set by the signal handler, read by every thread: a lock-free atomic is
@@ -213,9 +214,15 @@ static int report(const struct rp_config *cfg)
 {
 	struct rp_report_doc doc;
 	struct rp_err why = { "" };
-	int rc;
+	cJSON *matrix;
+	int rc = rp_matrix_load(cfg->report, &matrix, &why);
 
-	if (rp_report_load(cfg->report, &doc, &why)) {
+	if (!rc) { /* a --matrix document */
+		rc = rp_matrix_output(cfg, matrix);
+		cJSON_Delete(matrix);
+		return rc;
+	}
+	if (rc != -EMEDIUMTYPE || rp_report_load(cfg->report, &doc, &why)) {
 		fprintf(stderr, "rdmaperf: --report: %s\n", why.msg);
 		json_error(cfg, "usage", why.msg);
 		return 2;

@@ -175,7 +175,7 @@ static int read_file(const struct rp_loader *l, char **out, size_t *len)
 	return 0;
 }
 
-static int parse_file(const struct rp_loader *l, cJSON **out)
+int rp_load_parse(const struct rp_loader *l, cJSON **out)
 {
 	const char *end = NULL;
 	size_t len = 0;
@@ -374,7 +374,7 @@ int rp_report_load(const char *path, struct rp_report_doc *doc,
 	memset(doc, 0, sizeof(*doc));
 	doc->cfg.mode = RP_MODE_CLIENT;
 	doc->cfg.host = doc->host;
-	err = parse_file(&l, &root);
+	err = rp_load_parse(&l, &root);
 	if (!err)
 		err = check_doc(&l, root);
 	if (!err)

@@ -23,6 +23,10 @@ struct rp_loader {
 	struct rp_err *why;
 };
 
+/** rp_load_parse - the file l->path as JSON, nothing after the document,
+ *  at most RP_LOAD_MAX_BYTES. Return: 0, or -errno with l->why. */
+int rp_load_parse(const struct rp_loader *l, cJSON **out);
+
 /** rp_load_get - the member @key of @o; NULL unless @o is an object. */
 const cJSON *rp_load_get(const cJSON *o, const char *key);
 

@@ -52,6 +52,14 @@ int rp_matrix_csv(FILE *f, const cJSON *doc);
  *  the SVG file @path. Return: 0, or -errno with @why. */
 int rp_matrix_plot(const char *path, const cJSON *doc, struct rp_err *why);
 
+/**
+ * rp_matrix_load - a --matrix --json document from @path (--report): its
+ * ranks and cells checked, its tables derived again from the cells.
+ * Return: 0 with *@doc; -EMEDIUMTYPE when the file is JSON of another
+ * schema (no reason recorded); or -errno with @why.
+ */
+int rp_matrix_load(const char *path, cJSON **doc, struct rp_err *why);
+
 /** rp_matrix_output - the document as cfg asks (--json, --csv, text) and
  *  the plot (--plot). Return: 0, or 1 when the plot failed. */
 int rp_matrix_output(const struct rp_config *cfg, const cJSON *doc);

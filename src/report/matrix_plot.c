@@ -202,7 +202,7 @@ static void draw(FILE *f, const cJSON *doc)
 	const cJSON *m = GET(doc, "matrix"), *tab;
 	int n = cJSON_GetArraySize(GET(m, "ranks"));
 	int tables = cJSON_GetArraySize(GET(m, "tables"));
-	double cell = fmin(CELL_MAX, floor(MAP_PX / (n ? n : 1)));
+	double cell = fmax(1, fmin(CELL_MAX, floor(MAP_PX / (n ? n : 1))));
 	double th = table_height(cell, n), y = 50;
 	double w = fmax(RP_SVG_WIDTH, 3 * LEFT + 2 * n * cell + GAP);
 	char sub[160];

@@ -31,11 +31,13 @@ static const char *host_of(const cJSON *doc, double rank)
 /* "tcp write 64 KiB q16" (and "at 200000 ops/s" in an open loop). */
 void rp_matrix_label(const cJSON *tab, char *buf, size_t len)
 {
-	char size[32];
+	double bytes = cJSON_GetNumberValue(GET(tab, "size"));
 	const cJSON *rate = GET(tab, "rate");
+	char size[32];
 	int n;
 
-	rp_units_format_size((uint64_t)cJSON_GetNumberValue(GET(tab, "size")),
+	/* a document read back may hold anything there */
+	rp_units_format_size(bytes >= 0 && bytes < 0x1p63 ? (uint64_t)bytes : 0,
 			     size, sizeof(size));
 	n = snprintf(buf, len, "%s %s %s q%.0f", str_of(tab, "transport", "?"),
 		     str_of(tab, "op", "?"), size,

@@ -5,7 +5,8 @@
 4 ranks give a 4 x 4 matrix of 12 ordered pairs in 6 rounds, each cell a
 whole one-pair document whose bytes are size x messages, valid against
 schema/rdmaperf-matrix-1.schema.json, the same in text, CSV and the SVG
-heatmap; --serial runs 12 rounds; a rank whose server cannot start (an
+heatmap, --report renders the saved document again (the same JSON);
+--serial runs 12 rounds; a rank whose server cannot start (an
 address not on this host) marks its 6 cells FAILED with the reason and the
 matrix still completes (exit 1); a rank stopped mid-run ends the job within
 --round-timeout naming the pair; bad usage exits 2.
@@ -118,6 +119,7 @@ def test_four_ranks(binary):
         check(doc["matrix"]["rounds"] == 6, "rounds %r" %
               doc["matrix"]["rounds"])
         check_cells(doc, 4)
+        report_round_trip(binary, tmp, r.out)
         png = os.path.join(tmp, "m.png")
         p = subprocess.run(["rsvg-convert", svg, "-o", png],
                            capture_output=True, text=True)
@@ -127,6 +129,28 @@ def test_four_ranks(binary):
             check(f.read().count("<rect") >= 2 * 16, "heatmap cells")
     finally:
         shutil.rmtree(tmp)
+
+
+def report_round_trip(binary, tmp, text):
+    """--report of a saved matrix: the same document, its text and CSV;
+    a cell naming a rank the matrix has not is refused (exit 2)."""
+    path = os.path.join(tmp, "m.json")
+    with open(path, "w") as f:
+        f.write(text)
+    r = run(binary, ["--report", path, "--json"])
+    check(r.rc == 0 and r.out == text, lambda: "--report --json differs:\n"
+          + r.describe())
+    r = run(binary, ["--report", path])
+    check(r.rc == 0 and "throughput, Gb/s" in r.out, r.describe)
+    r = run(binary, ["--report", path, "--csv"])
+    check(r.rc == 0 and len(r.out.splitlines()) == 13, r.describe)
+    doc = json.loads(text)
+    doc["matrix"]["cells"][0]["server"] = 9
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    r = run(binary, ["--report", path])
+    check(r.rc == 2 and "not a pair" in r.err and r.err.count("\n") == 1,
+          lambda: "a damaged matrix:\n" + r.describe())
 
 
 def test_text_serial(binary):

@@ -5,9 +5,9 @@
  * input is written to a file of this process under /dev/shm (or /tmp)
  * first. A document that loads is rendered by every reporter, as --report
  * does: the JSON document, the text summary, the CSV and the SVG plot,
- * each to /dev/null. Then the document rdmaperf wrote is loaded again: it
- * must load, and give the same document back (the loader's promise for
- * what rp_report_json_doc writes).
+ * each to /dev/null (a --matrix document: its text, CSV and heatmap). Then the
+ * document rdmaperf wrote is loaded again: it must load, and give the same
+ * document back (the loader's promise for what rp_report_json_doc writes).
  *
  * Built with clang -fsanitize=fuzzer for fuzzing, or with replay.c as a plain
  * program that CTest runs over the seed corpus.
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/matrix.h"
 #include "report/report.h"
 #include "common.h"
 
@@ -91,13 +92,39 @@ static void check_fixed_point(const char *text)
 	rp_report_doc_free(&doc);
 }
 
+/* A --matrix document: loaded (or refused, saying why) and drawn by each
+ * renderer. Return: -EMEDIUMTYPE when the input is not one. */
+static int matrix_render(void)
+{
+	struct rp_err why = { "" };
+	cJSON *m = NULL;
+	int err = rp_matrix_load(doc_path(), &m, &why);
+	FILE *f;
+
+	if (err == -EMEDIUMTYPE)
+		return err;
+	if (err) {
+		FUZZ_CHECK(why.msg[0] && !m, "a refused matrix says why");
+		return 0;
+	}
+	f = fopen("/dev/null", "w");
+	if (f) {
+		rp_matrix_text(f, m);
+		rp_matrix_csv(f, m);
+		fclose(f);
+	}
+	rp_matrix_plot("/dev/null", m, &why);
+	cJSON_Delete(m);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rp_report_doc doc;
 	struct rp_err why = { "" };
 	char *text;
 
-	if (put_file(data, size))
+	if (put_file(data, size) || matrix_render() != -EMEDIUMTYPE)
 		return 0;
 	if (load_render(&doc, &text))
 		return 0;

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --report of a --matrix document: read it back, check what the renderers
+ * rely on (ranks, each cell's pair within them), and derive the tables
+ * again from the cells, so that a document edited or damaged by hand is
+ * drawn from its cells or refused, never trusted.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/plan.h"
+#include "report/load.h"
+#include "report/matrix.h"
+
+#define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
+
+/* @v is a whole number in [lo, hi]. */
+static bool whole_in(const cJSON *v, double lo, double hi)
+{
+	double x = cJSON_GetNumberValue(v);
+
+	return cJSON_IsNumber(v) && x >= lo && x <= hi && x == floor(x);
+}
+
+static int check_ranks(const struct rp_loader *l, const cJSON *ranks)
+{
+	const cJSON *r;
+	int i = 0;
+
+	if (!cJSON_IsArray(ranks) || cJSON_GetArraySize(ranks) < 2 ||
+	    cJSON_GetArraySize(ranks) > RP_PLAN_MAX_RANKS)
+		return rp_errf(l->why, -EINVAL,
+			       "%s: matrix.ranks is not 2 to %d ranks", l->path,
+			       RP_PLAN_MAX_RANKS);
+	cJSON_ArrayForEach(r, ranks)
+	{
+		if (!whole_in(GET(r, "rank"), i, i) ||
+		    !cJSON_IsString(GET(r, "host")) ||
+		    !cJSON_IsString(GET(r, "address")))
+			return rp_errf(l->why, -EINVAL,
+				       "%s: matrix.ranks[%d] is not rank %d "
+				       "with its host and address",
+				       l->path, i, i);
+		i++;
+	}
+	return 0;
+}
+
+static int check_cells(const struct rp_loader *l, const cJSON *cells, int n)
+{
+	const cJSON *c, *d;
+	int i = 0;
+
+	if (!cJSON_IsArray(cells))
+		return rp_errf(l->why, -EINVAL,
+			       "%s: matrix.cells is not an "
+			       "array",
+			       l->path);
+	cJSON_ArrayForEach(c, cells)
+	{
+		d = GET(c, "document");
+		if (!whole_in(GET(c, "client"), 0, n - 1) ||
+		    !whole_in(GET(c, "server"), 0, n - 1) ||
+		    cJSON_GetNumberValue(GET(c, "client")) ==
+			    cJSON_GetNumberValue(GET(c, "server")) ||
+		    !whole_in(GET(c, "round"), 0, UINT32_MAX) ||
+		    (d && !cJSON_IsNull(d) && !cJSON_IsObject(d)))
+			return rp_errf(l->why, -EINVAL,
+				       "%s: matrix.cells[%d] is not a pair "
+				       "of two of the %d ranks",
+				       l->path, i, n);
+		i++;
+	}
+	return 0;
+}
+
+static int check_matrix(const struct rp_loader *l, cJSON *root)
+{
+	cJSON *m = GET(root, "matrix");
+	const cJSON *f = GET(m, "outlier_fraction");
+	int err;
+
+	if (!cJSON_IsObject(m) || !cJSON_IsNumber(f) ||
+	    !(f->valuedouble > 0 && f->valuedouble <= 1) ||
+	    !whole_in(GET(m, "rounds"), 1, UINT32_MAX))
+		return rp_errf(l->why, -EINVAL,
+			       "%s: no matrix, or its rounds or "
+			       "outlier_fraction out of range",
+			       l->path);
+	err = check_ranks(l, GET(m, "ranks"));
+	if (!err)
+		err = check_cells(l, GET(m, "cells"),
+				  cJSON_GetArraySize(GET(m, "ranks")));
+	if (err)
+		return err;
+	cJSON_DeleteItemFromObjectCaseSensitive(m, "tables");
+	if (!cJSON_AddArrayToObject(m, "tables") || rp_matrix_analyse(root))
+		return rp_errf(l->why, -ENOMEM, "%s: out of memory", l->path);
+	return 0;
+}
+
+int rp_matrix_load(const char *path, cJSON **doc, struct rp_err *why)
+{
+	struct rp_loader l = { .path = path, .why = why };
+	const cJSON *schema;
+	cJSON *root = NULL;
+	int err = rp_load_parse(&l, &root);
+
+	*doc = NULL;
+	if (err)
+		return err;
+	schema = GET(root, "schema");
+	if (!cJSON_IsString(schema) ||
+	    strcmp(schema->valuestring, RP_MATRIX_SCHEMA)) {
+		cJSON_Delete(root);
+		return -EMEDIUMTYPE;
+	}
+	err = check_matrix(&l, root);
+	if (err) {
+		cJSON_Delete(root);
+		return err;
+	}
+	*doc = root;
+	return 0;
+}
