@@ -57,6 +57,37 @@ static int rv_listen_on(struct rv_listener *l, const char *addr,
 				    why);
 }
 
+/* -d on the server: the device the listener's address is on (bound to
+ * one address), or one that exists (bound to any): refused here, at
+ * SETUP, where the client hears why, not at its connection request. */
+static int rv_listen_device(const struct rv_listener *l, struct rp_err *why)
+{
+	const char *want = l->opts.device, *name;
+	struct ibv_device **list;
+	bool found = false;
+	int n = 0, i;
+
+	if (!want[0])
+		return 0;
+	if (l->id->verbs) {
+		name = ibv_get_device_name(l->id->verbs->device);
+		if (!strcmp(name, want))
+			return 0;
+		return rp_errf(why, -ENODEV,
+			       "the server's address is on device %s, but "
+			       "device %s was asked for (-d)",
+			       name, want);
+	}
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n && !found; i++)
+		found = !strcmp(ibv_get_device_name(list[i]), want);
+	if (list)
+		ibv_free_device_list(list);
+	return found ? 0
+		     : rp_errf(why, -ENODEV,
+			       "the server has no RDMA device %s (-d)", want);
+}
+
 int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	      const struct rp_xport_params *p, cJSON *endpoint,
 	      struct rp_listener **out, struct rp_err *why)
@@ -79,6 +110,8 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		goto out_channel;
 	}
 	ret = rv_listen_on(l, p ? p->bind : NULL, endpoint, why);
+	if (!ret)
+		ret = rv_listen_device(l, why);
 	if (ret)
 		goto out_id;
 	*out = &l->base;
