@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The --matrix document's analysis (report/matrix.c) on made-up cells:
+ * medians, the failed pairs, throughput and latency outliers against
+ * --outlier's fraction, a bad node (every pair of one rank low) told from
+ * a bad link, none with two ranks; and what the text and CSV say of it.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/options.h"
+#include "report/matrix.h"
+
+#define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
+
+static struct rp_config cfg;
+
+static cJSON *new_doc(int ranks, uint32_t rounds)
+{
+	static char a[][16] = {
+		"rdmaperf", "--matrix", "-x", "tcp", "-S", "4K"
+	};
+	char *argv[] = { a[0], a[1], a[2], a[3], a[4], a[5] };
+	enum rp_cli_action act;
+	char err[256];
+	cJSON *doc;
+	int i;
+
+	assert_int_equal(rp_cli_parse(6, argv, &cfg, &act, err, sizeof(err)),
+			 0);
+	doc = rp_matrix_doc(&cfg, rounds);
+	assert_non_null(doc);
+	for (i = 0; i < ranks; i++) {
+		char host[16];
+
+		snprintf(host, sizeof(host), "node%d", i);
+		rp_matrix_add_rank(doc, (unsigned int)i, host, "10.0.0.1",
+				   18520, NULL);
+	}
+	return doc;
+}
+
+/* A cell whose one result did @gbps and @p50_us (0: failed). */
+static void add_cell(cJSON *doc, int i, int j, double gbps, double p50_us)
+{
+	cJSON *c = cJSON_CreateObject(), *d, *r, *x;
+
+	cJSON_AddNumberToObject(c, "client", i);
+	cJSON_AddNumberToObject(c, "server", j);
+	cJSON_AddNumberToObject(c, "round", 0);
+	cJSON_AddBoolToObject(c, "ok", gbps > 0);
+	if (gbps > 0)
+		cJSON_AddNullToObject(c, "error");
+	else
+		cJSON_AddStringToObject(c, "error", "link down");
+	cJSON_AddNumberToObject(c, "seconds", 1);
+	if (gbps > 0) {
+		d = cJSON_AddObjectToObject(c, "document");
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "transport", "tcp");
+		cJSON_AddStringToObject(r, "op", "write");
+		cJSON_AddNumberToObject(r, "size", 4096);
+		cJSON_AddNumberToObject(r, "queue_depth", 16);
+		cJSON_AddBoolToObject(r, "ok", true);
+		x = cJSON_AddObjectToObject(r, "throughput");
+		cJSON_AddNumberToObject(x, "bits_per_second", gbps * 1e9);
+		x = cJSON_AddObjectToObject(r, "latency_unloaded");
+		cJSON_AddNumberToObject(x, "p50", p50_us);
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(d, "results"), r);
+	} else {
+		cJSON_AddNullToObject(c, "document");
+	}
+	cJSON_AddItemToArray(rp_matrix_cells(doc), c);
+}
+
+static const cJSON *table0(const cJSON *doc)
+{
+	return cJSON_GetArrayItem(GET(GET(doc, "matrix"), "tables"), 0);
+}
+
+static int count_metric(const cJSON *list, const char *metric)
+{
+	const cJSON *x;
+	int n = 0;
+
+	cJSON_ArrayForEach(x, list) n +=
+		!strcmp(cJSON_GetStringValue(GET(x, "metric")), metric);
+	return n;
+}
+
+/* Five ranks; every pair of rank 4 at half speed, one slow link 0 -> 1
+ * in latency, 0 -> 2 failed. Cells added out of order. */
+static cJSON *five(void)
+{
+	cJSON *doc = new_doc(5, 10);
+	int i, j;
+
+	for (i = 4; i >= 0; i--)
+		for (j = 0; j < 5; j++) {
+			if (i == j)
+				continue;
+			if (i == 0 && j == 2)
+				add_cell(doc, i, j, 0, 0);
+			else
+				add_cell(doc, i, j, i == 4 || j == 4 ? 5 : 10,
+					 i == 0 && j == 1 ? 9 : 2);
+		}
+	assert_int_equal(rp_matrix_analyse(doc), 0);
+	return doc;
+}
+
+static void test_outliers(void **state)
+{
+	cJSON *doc = five();
+	const cJSON *t = table0(doc), *x;
+
+	(void)state;
+	assert_true(GET(t, "median_gbps")->valuedouble == 10);
+	assert_true(GET(t, "median_latency_p50_us")->valuedouble == 2);
+	assert_true(cJSON_IsNull(cJSON_GetArrayItem(
+		cJSON_GetArrayItem(GET(t, "throughput_gbps"), 0), 2)));
+	assert_true(cJSON_IsNull(cJSON_GetArrayItem(
+		cJSON_GetArrayItem(GET(t, "throughput_gbps"), 3), 3)));
+	assert_int_equal(cJSON_GetArraySize(GET(t, "failed")), 1);
+	assert_int_equal(count_metric(GET(t, "outliers"), "throughput"), 8);
+	assert_int_equal(count_metric(GET(t, "outliers"), "latency"), 1);
+	cJSON_ArrayForEach(x, GET(t, "outliers"))
+	{
+		if (strcmp(cJSON_GetStringValue(GET(x, "metric")), "latency"))
+			continue;
+		assert_true(GET(x, "client")->valuedouble == 0);
+		assert_true(GET(x, "server")->valuedouble == 1);
+		assert_true(GET(x, "ratio")->valuedouble == 4.5);
+	}
+	/* rank 4 is a bad node; rank 0, with one slow link, is not */
+	assert_int_equal(cJSON_GetArraySize(GET(t, "bad_nodes")), 1);
+	x = cJSON_GetArrayItem(GET(t, "bad_nodes"), 0);
+	assert_true(GET(x, "rank")->valuedouble == 4);
+	assert_string_equal(cJSON_GetStringValue(GET(x, "metric")),
+			    "throughput");
+	/* the cells in row order */
+	x = cJSON_GetArrayItem(rp_matrix_cells(doc), 0);
+	assert_true(GET(x, "client")->valuedouble == 0 &&
+		    GET(x, "server")->valuedouble == 1);
+	cJSON_Delete(doc);
+}
+
+/* The fraction decides: at 0.4, half speed is no outlier. */
+static void test_fraction(void **state)
+{
+	cJSON *doc = new_doc(3, 6);
+	const cJSON *t;
+	int i, j;
+
+	(void)state;
+	cJSON_GetObjectItemCaseSensitive(GET(doc, "matrix"), "outlier_fraction")
+		->valuedouble = 0.4;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			if (i != j)
+				add_cell(doc, i, j, i == 2 ? 5 : 10, 2);
+	assert_int_equal(rp_matrix_analyse(doc), 0);
+	t = table0(doc);
+	assert_int_equal(cJSON_GetArraySize(GET(t, "outliers")), 0);
+	assert_int_equal(cJSON_GetArraySize(GET(t, "bad_nodes")), 0);
+	cJSON_Delete(doc);
+}
+
+/* Two ranks: both pairs low against a median of their own is nothing to
+ * tell; no bad node with two ranks. */
+static void test_two_ranks(void **state)
+{
+	cJSON *doc = new_doc(2, 2);
+	const cJSON *t;
+
+	(void)state;
+	add_cell(doc, 0, 1, 10, 2);
+	add_cell(doc, 1, 0, 1, 2);
+	assert_int_equal(rp_matrix_analyse(doc), 0);
+	t = table0(doc);
+	assert_true(GET(t, "median_gbps")->valuedouble == 5.5);
+	assert_int_equal(cJSON_GetArraySize(GET(t, "outliers")), 1);
+	assert_int_equal(cJSON_GetArraySize(GET(t, "bad_nodes")), 0);
+	cJSON_Delete(doc);
+}
+
+/* Every cell failed: one table still lists them. */
+static void test_all_failed(void **state)
+{
+	cJSON *doc = new_doc(2, 2);
+	const cJSON *t;
+
+	(void)state;
+	add_cell(doc, 0, 1, 0, 0);
+	add_cell(doc, 1, 0, 0, 0);
+	assert_int_equal(rp_matrix_analyse(doc), 0);
+	t = table0(doc);
+	assert_non_null(t);
+	assert_int_equal(cJSON_GetArraySize(GET(t, "failed")), 2);
+	assert_true(cJSON_IsNull(GET(t, "median_gbps")));
+	cJSON_Delete(doc);
+}
+
+static char *render(const cJSON *doc, bool csv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	if (csv)
+		assert_int_equal(rp_matrix_csv(f, doc), 0);
+	else
+		rp_matrix_text(f, doc);
+	fclose(f);
+	return buf;
+}
+
+#define HEAD                                                                   \
+	"client_rank,client_host,server_rank,server_host,round,cell_ok,"       \
+	"cell_error,transport,"
+
+static void test_text_csv(void **state)
+{
+	cJSON *doc = five();
+	char *text = render(doc, false), *csv = render(doc, true), *p;
+	int lines = 0;
+
+	(void)state;
+	assert_non_null(strstr(text, "== tcp write 4 KiB q16"));
+	assert_non_null(strstr(text, "FAILED 0 -> 2 (node0 -> node2): link "
+				     "down"));
+	assert_non_null(strstr(text, "bad node: rank 4 (node4): every "
+				     "pair's throughput"));
+	assert_non_null(strstr(text, "outlier 0 -> 1 (node0 -> node1): "
+				     "latency p50 9.00 us, 4.50 x the median"));
+	assert_non_null(strstr(text, "  median 10.00\n"));
+	for (p = csv; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 1 + 20); /* the failed pair: one empty row */
+	assert_true(!strncmp(csv, HEAD, strlen(HEAD)));
+	assert_non_null(strstr(csv, "\r\n0,node0,2,node2,0,false,link down,"));
+	free(text);
+	free(csv);
+	cJSON_Delete(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_fraction),
+		cmocka_unit_test(test_two_ranks),
+		cmocka_unit_test(test_all_failed),
+		cmocka_unit_test(test_text_csv),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
