@@ -171,6 +171,13 @@ static void not_run(struct rp_result *r, const char *transport)
 	snprintf(r->error, sizeof(r->error), "not run: interrupted");
 }
 
+/* The transport cannot do the operation (the device's kind lacks it): a
+ * usage error, exit status 2, when no other failure came with it. */
+static bool refused(const struct rp_result *r)
+{
+	return !strcmp(r->error_code, "unsupported");
+}
+
 /* Every transport, each over the whole sweep: results transport-major. */
 static int run_client(struct rp_config *cfg)
 {
@@ -195,13 +202,14 @@ static int run_client(struct rp_config *cfg)
 			continue;
 		rp_live_transport(&live, i);
 		if (rp_client_run_test(cfg, cfg->transports[i], r))
-			failed = 1;
+			failed = refused(r) && failed != 1 ? 2 : 1;
 		rp_live_clear(&live);
 		tell_failures(cfg, r, points);
 	}
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);
-	failed |= output(cfg, res, n);
+	if (output(cfg, res, n))
+		failed = 1;
 	cfg->obs = NULL;
 	for (i = 0; i < n; i++)
 		rp_result_fini(&res[i]);

@@ -541,6 +541,11 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 	else if ((err = c.ops->probe(c.ops, &why)))
 		fail(res, err, "transport", "%s: %s", transport,
 		     rp_err_text(&why, err));
+	else if (c.ops->preflight &&
+		 (err = c.ops->preflight(c.ops, &cfg->spec, &cfg->params,
+					 cfg->host, &why)))
+		fail(res, err, "unsupported", "%s: %s", transport,
+		     rp_err_text(&why, err));
 	else
 		err = run_session(&c, res, n, &ran, &told);
 	release(&c);

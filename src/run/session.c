@@ -252,7 +252,9 @@ static int do_setup(struct session *s)
 	if (err) {
 		snprintf(text, sizeof(text), "%s: cannot listen: %s",
 			 s->ops->name, rp_err_text(&why, err));
-		session_refuse(s, err, "transport", text);
+		session_refuse(s, err,
+			       err == -EOPNOTSUPP ? "unsupported" : "transport",
+			       text);
 		goto out;
 	}
 	cJSON_AddStringToObject(reply, "token", token);

@@ -155,6 +155,14 @@ struct rp_xport_ops {
 	uint32_t op_mask;
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
+	/** Client, before anything is set up (NULL: nothing to check): can
+	 *  the way to @host do @spec's operation? -EOPNOTSUPP with @why when
+	 *  it cannot (the test is refused, exit 2); 0 otherwise, also when
+	 *  it cannot tell (the connection then says what is wrong). */
+	int (*preflight)(const struct rp_xport_ops *self,
+			 const struct rp_spec *spec,
+			 const struct rp_xport_params *p, const char *host,
+			 struct rp_err *why);
 	/** Server: open a listener for @spec; describe it in @endpoint. */
 	int (*listen)(const struct rp_xport_ops *self,
 		      const struct rp_spec *spec,

@@ -112,6 +112,9 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	ret = rv_listen_on(l, p ? p->bind : NULL, endpoint, why);
 	if (!ret)
 		ret = rv_listen_device(l, why);
+	if (!ret && l->id->verbs) /* bound to a device: its operations */
+		ret = rv_caps_check(l->id->verbs, l->id->port_num, spec->op,
+				    why);
 	if (ret)
 		goto out_id;
 	*out = &l->base;

@@ -187,6 +187,7 @@ static const struct rp_xport_ops rv_xport_ops = {
 	.name = "rdma",
 	.op_mask = RP_OP_MASK_ALL,
 	.probe = rv_probe,
+	.preflight = rv_preflight,
 	.listen = rv_listen,
 	.accept = rv_accept,
 	.unlisten = rv_unlisten,

@@ -71,11 +71,11 @@ static int rv_query_limits(struct rv_stream *s)
 
 	if (ret)
 		return rv_call_failed(s, "ibv_query_device", ret);
-	if (rp_op_is_atomic(s->base.spec.op) && a.atomic_cap == IBV_ATOMIC_NONE)
-		return rp_stream_fail(
-			&s->base, -EOPNOTSUPP,
-			"device %s has no atomic operations",
-			ibv_get_device_name(s->id->verbs->device));
+	ret = rv_caps_check(s->id->verbs, s->id->port_num, s->base.spec.op,
+			    &s->base.err);
+	if (ret)
+		return ret;
+	s->no_imm = s->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
 	rv_queue_sizes(s, (uint32_t)a.max_qp_wr);
 	if (s->sq_size > (uint32_t)a.max_qp_wr ||
 	    (rv_responder(s) && s->op->receives && s->nrecv < s->max_depth) ||

@@ -141,6 +141,9 @@ struct rv_stream {
 	struct ibv_recv_wr *rtail;
 	uint64_t *atom_next; /* initiator atomics: old value due, per slot */
 	uint64_t rx_seq;     /* responder: seq of the last message received */
+	uint64_t rx_next;    /* responder without immediates: the next seq */
+	bool no_imm;	     /* the device has no immediate data (iWARP): a send
+			      * under --verify goes plain, its seq counted in order */
 	uint32_t echo_out;   /* responder: echoes not yet completed */
 	uint8_t marker; /* write latency: marker of the last ping (initiator),
 			 * the last one seen (responder) */
@@ -235,6 +238,13 @@ static inline bool rv_stopped(const atomic_int *stop)
 /* errors.c: reasons; each returns the negative errno it was given. */
 int rv_neg(int err);
 int rv_fail(struct rp_err *e, const char *what);
+
+/* caps.c: the operations a device has, by its kind (iWARP, RoCE, IB) */
+int rv_caps_check(struct ibv_context *ctx, uint8_t port, enum rp_op op,
+		  struct rp_err *why);
+int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
+		 const struct rp_xport_params *p, const char *host,
+		 struct rp_err *why);
 int rv_call_failed(struct rv_stream *s, const char *what, int ret);
 int rv_wc_failed(struct rv_stream *s, const struct ibv_wc *wc);
 int rv_cq_failed(struct rv_stream *s);

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a device can do, by its kind: iWARP has write, read and send (no
+ * immediate data, no atomics); InfiniBand and RoCE have every operation,
+ * the atomics only where the device reports an atomic capability. A test
+ * of an operation the device lacks is refused before anything connects:
+ * by the client against the device its route to the server takes
+ * (rv_preflight), by the server at SETUP against its listener's device
+ * (listen.c), and by either end at setup as the last word (setup.c).
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "xport/verbs/verbs.h"
+
+#define PREFLIGHT_MS 5000
+
+/* The operations of the device of @ctx (its port @port) and its kind. */
+static uint32_t rv_caps(struct ibv_context *ctx, uint8_t port,
+			const char **kind)
+{
+	uint32_t mask = RP_OP_MASK_ALL;
+	struct ibv_device_attr a;
+	struct ibv_port_attr pa;
+
+	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP) {
+		*kind = "iWARP";
+		return RP_OP_BIT(RP_OP_WRITE) | RP_OP_BIT(RP_OP_READ) |
+		       RP_OP_BIT(RP_OP_SEND);
+	}
+	*kind = "InfiniBand";
+	if (!ibv_query_port(ctx, port ? port : 1, &pa) &&
+	    pa.link_layer == IBV_LINK_LAYER_ETHERNET)
+		*kind = "RoCE";
+	if (!ibv_query_device(ctx, &a) && a.atomic_cap == IBV_ATOMIC_NONE)
+		mask &= ~(RP_OP_BIT(RP_OP_FETCH_ADD) |
+			  RP_OP_BIT(RP_OP_CMP_SWAP));
+	return mask;
+}
+
+int rv_caps_check(struct ibv_context *ctx, uint8_t port, enum rp_op op,
+		  struct rp_err *why)
+{
+	const char *kind;
+	uint32_t mask = rv_caps(ctx, port, &kind);
+	char list[96] = "";
+	size_t len = 0;
+	int o;
+
+	if (mask & RP_OP_BIT(op))
+		return 0;
+	for (o = 0; o < RP_OP__COUNT && len < sizeof(list); o++)
+		if (mask & RP_OP_BIT(o))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%s", len ? ", " : "",
+						rp_op_name((enum rp_op)o));
+	return rp_errf(
+		why, -EOPNOTSUPP, "device %s (%s) cannot do %s; it does %s",
+		ibv_get_device_name(ctx->device), kind, rp_op_name(op), list);
+}
+
+/* The id @id resolved toward @host: which device the route takes. */
+static int rv_resolve_to(struct rdma_event_channel *ch, struct rdma_cm_id *id,
+			 const char *host, struct rp_err *why)
+{
+	uint64_t deadline = rp_deadline_ns(PREFLIGHT_MS);
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	int ret = getaddrinfo(host, NULL, &hints, &ai);
+
+	if (ret)
+		return rp_errf(why, -EHOSTUNREACH, "cannot resolve %s: %s",
+			       host, gai_strerror(ret));
+	ret = rdma_resolve_addr(id, NULL, ai->ai_addr, PREFLIGHT_MS);
+	freeaddrinfo(ai);
+	if (ret)
+		return rv_fail(why, "rdma_resolve_addr");
+	return rv_expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED, deadline,
+			 "resolving the server's address", why);
+}
+
+int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
+		 const struct rp_xport_params *p, const char *host,
+		 struct rp_err *why)
+{
+	struct rdma_event_channel *ch = NULL;
+	struct rdma_cm_id *id = NULL;
+	struct rp_err ignored = { "" };
+	int ret;
+
+	(void)self;
+	(void)p;
+	/* every kind of device does write, read and send */
+	if (!rp_op_is_atomic(spec->op) && spec->op != RP_OP_WRITE_IMM)
+		return 0;
+	ret = rv_channel_create(&ch, &ignored);
+	if (!ret && rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
+		ret = -errno;
+	/* a route not found here is the connection's to report */
+	if (!ret && !rv_resolve_to(ch, id, host, &ignored) && id->verbs)
+		ret = rv_caps_check(id->verbs, id->port_num, spec->op, why);
+	if (id)
+		rdma_destroy_id(id);
+	if (ch)
+		rdma_destroy_event_channel(ch);
+	return ret == -EOPNOTSUPP ? ret : 0;
+}
