@@ -215,8 +215,10 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 	unsigned int i;
 	int ret = 0;
 
-	for (i = 0; i < n; i++)
-		rv_of(bs[i])->rx_seq = 0; /* each phase numbers from 0 */
+	for (i = 0; i < n; i++) { /* each phase numbers from 0 */
+		rv_of(bs[i])->rx_seq = 0;
+		rv_of(bs[i])->rx_next = 0;
+	}
 	if (rv_of(bs[0])->cchan) {
 		fds = calloc(n, sizeof(*fds));
 		if (!fds)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * --verify: senders fill each message with rp_payload_fill() before posting
- * (send carries seq in an immediate then, as write_imm always does). The
+ * (send carries seq in an immediate then, as write_imm always does; on a
+ * device without immediate data, iWARP, the responder counts the sends
+ * instead: an RC queue pair delivers them in order). The
  * responder checks sends and write_imms as they arrive, and at the end of a
  * write phase checks that every written slot holds the pattern of some seq
  * of that slot (the pattern starts with seq, least significant byte
@@ -94,8 +96,8 @@ bool rv_recv_send_ok(struct rv_stream *s, enum rp_phase phase,
 	const uint8_t *p = (const uint8_t *)(uintptr_t)s->rsge[wc->wr_id].addr;
 
 	(void)phase;
-	return (wc->wc_flags & IBV_WC_WITH_IMM) && wc->byte_len == s->size &&
-	       !rp_payload_check(p, s->size, seq);
+	return (s->no_imm || (wc->wc_flags & IBV_WC_WITH_IMM)) &&
+	       wc->byte_len == s->size && !rp_payload_check(p, s->size, seq);
 }
 
 /* The full seq of a message whose low 32 bits came as the immediate. */
@@ -112,7 +114,8 @@ static uint64_t rv_widen(uint64_t last, uint32_t lo)
 void rv_check_recv(struct rv_stream *s, enum rp_phase phase,
 		   const struct ibv_wc *wc, struct rp_side_stats *st)
 {
-	uint64_t seq = rv_widen(s->rx_seq, be32toh(wc->imm_data));
+	uint64_t seq = s->no_imm ? s->rx_next++
+				 : rv_widen(s->rx_seq, be32toh(wc->imm_data));
 
 	s->rx_seq = seq;
 	if (!s->op->check_recv(s, phase, wc, seq))

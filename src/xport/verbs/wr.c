@@ -15,7 +15,11 @@ static enum ibv_wr_opcode rv_opcode(const struct rv_stream *s)
 {
 	if (rv_responder(s))
 		return s->cchan ? s->op->event_echo : s->op->opcode;
-	return s->base.spec.verify ? s->op->verify_opcode : s->op->opcode;
+	if (!s->base.spec.verify)
+		return s->op->opcode;
+	if (s->no_imm && s->op->verify_opcode == IBV_WR_SEND_WITH_IMM)
+		return IBV_WR_SEND; /* iWARP: the receiver counts instead */
+	return s->op->verify_opcode;
 }
 
 /* Inline only when the current point's message fits. */
