@@ -450,8 +450,6 @@ static void release(struct client *c)
 {
 	unsigned int i;
 
-	/* Data streams first: an rdma peer then sees the disconnect at once
-	 * instead of waiting for it while the server waits for BYE. */
 	for (i = 0; c->streams && i < c->n_fwd + c->n_rev; i++)
 		if (c->streams[i])
 			c->ops->close(c->streams[i]);
@@ -469,20 +467,26 @@ static void release(struct client *c)
 }
 
 /* BYE after a test that went well, ERROR after one that failed (best
- * effort: the server may have ended the test already), then wait, bounded,
- * for the server to close: once it has, it is ready for the next test, so
- * a list of transports never finds it busy, even after one that failed. */
-static void part(rp_sock_t fd, const struct rp_result *res)
+ * effort: the server may have ended the test already). Returns whether to
+ * wait for the server to close (part_wait()). */
+static bool part(rp_sock_t fd, const struct rp_result *res)
+{
+	if (res->failed)
+		rp_proto_send_error(fd, "client", res->error);
+	else if (rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
+		return false;
+	/* interrupted: the user is waiting, no next transport to serve */
+	return strcmp(res->error_code, "interrupted") != 0;
+}
+
+/* Wait, bounded, for the server to close: once it has, it is ready for the
+ * next test, so a list of transports never finds it busy, even after one
+ * that failed. */
+static void part_wait(rp_sock_t fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char buf[256];
 
-	if (res->failed)
-		rp_proto_send_error(fd, "client", res->error);
-	else if (rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
-		return;
-	if (!strcmp(res->error_code, "interrupted"))
-		return; /* the user is waiting: no next transport to serve */
 	while (rp_poll(&pfd, 1, 2000) > 0 &&
 	       rp_net_recv(fd, buf, sizeof(buf), 0) > 0)
 		;
@@ -531,6 +535,7 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 	size_t n = rp_config_points(cfg), ran = 1, told = 0;
 	struct client c = { .cfg = cfg, .res = res, .fd = RP_SOCK_INVALID };
 	struct rp_err why = { "" };
+	bool wait;
 	int err;
 
 	init_results(&c, transport, res, n);
@@ -548,9 +553,15 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 		     rp_err_text(&why, err));
 	else
 		err = run_session(&c, res, n, &ran, &told);
+	/* BYE before the data streams close: the server closes its own on
+	 * BYE, so both ends of an rdma stream disconnect at once. The other
+	 * way round, each stream's close waited out RV_CLOSE_MS for a peer
+	 * that was waiting for BYE. */
+	wait = rp_sock_valid(c.fd) && part(c.fd, c.res);
 	release(&c);
 	if (rp_sock_valid(c.fd)) {
-		part(c.fd, c.res);
+		if (wait)
+			part_wait(c.fd);
 		rp_net_close(c.fd);
 	}
 	finish_results(&c, res, n, ran, told);

@@ -8,9 +8,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 group=$1
 bin=$(realpath "$2")
 timeout=${3:-600}
+# The interpreter itself, not a wrapper: a version manager's python3 shim
+# (pyenv's is a bash script that runs several programs) costs the guest 4 s
+# of emulated process starts before python does.
+py=$(python3 -c 'import sys; print(sys.executable)') || py=python3
 
 "$here/rxe-run" --timeout "$timeout" -- \
-	python3 -B "$here/guest_tests.py" "$group" "$bin"
+	"$py" -B "$here/guest_tests.py" "$group" "$bin"
 rc=$?
 if [ "$rc" -eq 77 ] && [ "${RP_REQUIRE_VM:-0}" = 1 ]; then
 	echo "run_group: the Soft-RoCE guest is required here (RP_REQUIRE_VM=1)" >&2
