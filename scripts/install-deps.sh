@@ -15,6 +15,10 @@ PKGS=(
 	rdma-core ibverbs-providers ibverbs-utils librdmacm1 rdmacm-utils
 	qemu-system-x86 linux-image-amd64 busybox-static kmod cpio xz-utils
 	iproute2 python3
+	# Soft-iWARP for the guest (vm.siw): Debian's kernel does not build
+	# siw; tests/vm/siw-build.sh builds it from the source against the
+	# headers of the kernel linux-image-amd64 installs
+	linux-source-6.1 linux-headers-amd64
 	# validate JSON against schema/, render the SVG plots in the tests
 	python3-jsonschema librsvg2-bin
 	# --matrix: MPI launches the ranks (Open MPI; any MPI-3 works)

@@ -92,7 +92,9 @@ def check_result(r, transport, op, size, depth, iters=None, verify=False):
               (srv["messages"], srv["bytes"], n, r["bytes"]))
     if transport == "rdma":
         info = r.get("client_transport") or {}
-        check(info.get("device") == "rxe0", "device %r" % info.get("device"))
+        dev = os.environ.get("RP_VM_DEV", "rxe0")
+        check(info.get("device") == dev, "device %r, not %s" %
+              (info.get("device"), dev))
 
 
 def size_of(op, size):
@@ -985,8 +987,15 @@ def robust(binary):
     return [(name, fn) for key, name, fn in tests
             if not only_these or key in only_these.split(",")]
 
+def siw(binary):
+    """tests/vm/siw_tests.py, in a guest booted with rxe-run --siw."""
+    import siw_tests
+    return siw_tests.siw(binary)
+
+
 GROUPS = {"verbs_ops": verbs_ops, "verbs_sizes": verbs_sizes,
-          "transports": transports, "streams": streams, "robust": robust}
+          "transports": transports, "streams": streams, "robust": robust,
+          "siw": siw}
 
 
 def main():

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CTest entry for one group of guest tests: boots the Soft-RoCE guest once
-# and runs the group inside. Exit 77 (skipped) when the guest cannot boot
+# (the siw group: Soft-iWARP) and runs the group inside. Exit 77 (skipped) when the guest cannot boot
 # here, except under RP_REQUIRE_VM=1 (CI), where that is a failure.
 #   tests/vm/run_group.sh GROUP /path/to/rdmaperf [TIMEOUT]
 set -uo pipefail
@@ -13,9 +13,19 @@ timeout=${3:-600}
 # of emulated process starts before python does.
 py=$(python3 -c 'import sys; print(sys.executable)') || py=python3
 
-"$here/rxe-run" --timeout "$timeout" -- \
-	"$py" -B "$here/guest_tests.py" "$group" "$bin"
-rc=$?
+# The siw group boots with Soft-iWARP instead of Soft-RoCE: its module is
+# built first (once, cached: tests/vm/siw-build.sh).
+dev=()
+rc=0
+if [ "$group" = siw ]; then
+	ko=$("$here/siw-build.sh") || rc=$?
+	dev=(--siw "$ko")
+fi
+if [ "$rc" -eq 0 ]; then
+	"$here/rxe-run" --timeout "$timeout" "${dev[@]}" -- \
+		"$py" -B "$here/guest_tests.py" "$group" "$bin"
+	rc=$?
+fi
 if [ "$rc" -eq 77 ] && [ "${RP_REQUIRE_VM:-0}" = 1 ]; then
 	echo "run_group: the Soft-RoCE guest is required here (RP_REQUIRE_VM=1)" >&2
 	exit 1

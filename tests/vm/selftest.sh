@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Self-test of tests/vm/rxe-run: boots the Soft-RoCE VM and checks that rxe0
 # is PORT_ACTIVE, that the environment and working directory reach the
-# command, that its exit status comes back, and that --timeout kills a hung
-# run.
+# command, that its exit status comes back, that --timeout kills a hung
+# run, and that a hung boot is retried once.
 #
 # Exit status: 0 all passed, 1 a check failed, 77 skipped (rxe-run found a
 # requirement missing) -- unless RP_REQUIRE_VM=1, where a missing requirement
@@ -73,6 +73,20 @@ if ((rc == 124 && took < 30)) && grep -q 'timed out' "$out"; then
 	pass "--timeout 10 kills a hung command: exit 124 after ${took}s"
 else
 	fail "--timeout 10 kills a hung command (exit $rc after ${took}s)"
+	show
+fi
+
+# 4. A boot that does not bring its device up in time is killed and booted
+# once more, saying so (a boot that hung, seen once in six boots); twice is
+# a VM failure. RP_VM_BOOT_S=1 makes every boot "hang".
+start=$SECONDS
+RP_VM_BOOT_S=1 vm --timeout 60 -- true
+took=$((SECONDS - start))
+if ((rc == 125 && took < 30)) && grep -q 'booting it once more' "$out" &&
+	grep -q 'hung in boot twice' "$out"; then
+	pass "a hung boot is retried once, then a VM failure (${took}s)"
+else
+	fail "a hung boot is retried once, then a VM failure (exit $rc after ${took}s)"
 	show
 fi
 
