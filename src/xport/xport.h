@@ -102,6 +102,13 @@ struct rp_xport_params {
 	int inline_bytes;   /* -1: automatic */
 	int mtu;	    /* 0: the port's active MTU */
 	const char *bind;   /* server: address to listen on, NULL for any */
+	/* The file transport (-x file:PATH, a local transport): */
+	const char *path;     /* the file; the client sets it per transport */
+	unsigned int stream;  /* the stream connect() opens: 0 owns PATH */
+	bool buffered;	      /* --buffered: through the page cache */
+	bool random;	      /* --random: random offsets */
+	uint64_t file_size;   /* --file-size: bytes of the region */
+	uint64_t fsync_every; /* --fsync-every: an fsync per N writes; 0 */
 };
 
 /** What the responder (server) saw in one phase. */
@@ -153,6 +160,11 @@ struct rp_xport_ops {
 	/** The operations it can do (RP_OP_BIT of each): both ends refuse
 	 *  any other before a test starts (rp_xport_check_op). */
 	uint32_t op_mask;
+	/** A local transport (-x file:PATH): no server and no responder.
+	 *  The client connect()s its initiators itself (host, endpoint and
+	 *  token NULL, the path in the params); ping() times one whole
+	 *  operation; a server refuses it. */
+	bool local;
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Server: open a listener for @spec; describe it in @endpoint. */
@@ -287,6 +299,9 @@ int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq);
 
 /* The registry's entries, for xport.c (others use rp_xport_find). */
 extern const struct rp_xport_ops *const rp_xport_tcp;
+#ifdef RP_HAVE_URING
+extern const struct rp_xport_ops *const rp_xport_file;
+#endif
 #ifdef RP_HAVE_RDMA
 extern const struct rp_xport_ops *const rp_xport_rdma;
 extern const struct rp_xport_ops *const rp_xport_rsocket;
