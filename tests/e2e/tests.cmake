@@ -26,6 +26,7 @@ set(RP_E2E_TESTS
 	access 120
 	ipv6 120
 	load 300
+	file 120
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)
