@@ -223,6 +223,13 @@ struct rp_xport_ops {
 	 *  none), or -errno. Under --wait event it also takes the events
 	 *  that woke the engine (and acknowledges them). */
 	int (*poll)(struct rp_stream *s);
+	/** Optional, initiator: for a transport whose operations complete in
+	 *  any order (a file's CQEs), poll() as it comes: how many completed
+	 *  since the last call, each one's sequence number into @seqs (room
+	 *  for @max, the queue depth), or -errno. The engine then times each
+	 *  operation from its own post and refills the queue as soon as any
+	 *  completes (the oldest out may lag a few depths behind). */
+	int (*poll_seqs)(struct rp_stream *s, uint64_t *seqs, uint32_t max);
 	/** Initiator, --wait event: about to sleep. Arm the stream's
 	 *  notification and give the descriptor and poll(2) events that
 	 *  wake the engine when there is progress. Return: 0 (armed: sleep),

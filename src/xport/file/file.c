@@ -40,6 +40,9 @@ static void file_close(struct rp_stream *s)
 	file_close_fd(f);
 	free(f->buf);
 	free(f->ops);
+	free(f->free);
+	free(f->done);
+	free(f->scratch);
 	free(f->path);
 	free(f);
 }
@@ -92,11 +95,15 @@ static int file_init(struct file_stream *f, const struct rp_xport_params *p)
 	f->max_size = sp->size_bytes;
 	f->max_depth = sp->queue_depth;
 	f->ops = calloc(f->max_depth, sizeof(*f->ops));
-	if (!f->path || !f->ops ||
+	f->free = calloc(f->max_depth, sizeof(*f->free));
+	f->done = calloc(f->max_depth, sizeof(*f->done));
+	f->scratch = calloc(f->max_depth, sizeof(*f->scratch));
+	if (!f->path || !f->ops || !f->free || !f->done || !f->scratch ||
 	    posix_memalign((void **)&f->buf, BUF_ALIGN, len ? len : BUF_ALIGN))
 		return rp_stream_fail(&f->base, -ENOMEM,
-				      "out of memory for "
-				      "the buffers");
+				      "out of memory for the buffers");
+	for (f->n_free = 0; f->n_free < f->max_depth; f->n_free++)
+		f->free[f->n_free] = f->max_depth - 1 - f->n_free;
 	memset(f->buf, 0, len);
 	rp_file_plan_init(&f->plan, f->region, sp->size_bytes, f->random,
 			  f->index, f->streams);
@@ -191,6 +198,7 @@ static const struct rp_xport_ops file_ops = {
 	.ping = file_ping,
 	.post = file_post,
 	.poll = file_poll,
+	.poll_seqs = file_poll_seqs,
 	.arm = file_arm,
 	.verify_errors = file_verify_errors,
 	.close = file_close,

@@ -10,12 +10,17 @@
  *              other streams open what stream 0 made; a ring each.
  *   post()     ring.c: an SQE per operation (a write and its linked fsync
  *              under --fsync-every), one io_uring_submit per call.
- *   poll()     ring.c: CQEs reaped in batches; an operation completes when
- *              its CQE (its fsync's) arrives; they are reported in posting
- *              order, as the engine expects (the ready flags below).
+ *   poll_seqs() ring.c: CQEs reaped in batches; an operation completes
+ *              when its CQE (its fsync's) arrives, and is reported then,
+ *              in the order the CQEs came (ops.poll_seqs): the queue is
+ *              refilled at once, as fio does, never held behind a slow
+ *              operation (a third of random reads here complete out of
+ *              order).
  *
- * CQE user_data: the operation's sequence number; bit 63 set on a write
- * whose linked fsync's CQE completes the operation.
+ * Each operation in flight holds one of max_depth records (and the buffer
+ * of the same index), taken from a free list at post. CQE user_data: the
+ * record's index; bit 63 set on a write whose linked fsync's CQE completes
+ * the operation.
  */
 #ifndef RP_XPORT_FILE_FILE_H
 #define RP_XPORT_FILE_FILE_H
@@ -27,12 +32,12 @@
 
 #define FILE_LINKED (1ULL << 63)
 
-/* One operation in flight, at seq % max_depth. */
+/* One operation in flight. */
 struct file_op {
+	uint64_t seq;  /* the engine's number */
 	uint64_t slot; /* where in the region */
 	int32_t err;   /* 0, or the first -errno (-EIO: short) of its CQEs */
 	bool synced;   /* its last CQE is an fsync's */
-	bool ready;    /* its last CQE arrived */
 };
 
 struct file_stream {
@@ -55,9 +60,12 @@ struct file_stream {
 	uint64_t max_size;
 	uint32_t max_depth;
 	struct file_op *ops; /* max_depth */
-	uint64_t head;	     /* the next operation to report */
-	uint32_t inflight;
-	uint64_t writes; /* since connect, for --fsync-every */
+	uint32_t *free;	     /* indexes of the records not in flight */
+	uint32_t n_free;
+	uint32_t *done; /* indexes whose last CQE came, in that order */
+	uint32_t n_done;
+	uint64_t *scratch; /* poll()'s sequence numbers, max_depth */
+	uint64_t writes;   /* since connect, for --fsync-every */
 	uint64_t fsyncs;
 	uint64_t verify_errors;
 };
@@ -75,6 +83,7 @@ void file_close_fd(struct file_stream *f);
 /* ring.c */
 int file_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last);
 int file_poll(struct rp_stream *s);
+int file_poll_seqs(struct rp_stream *s, uint64_t *seqs, uint32_t max);
 int file_ping(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
 int file_arm(struct rp_stream *s, rp_sock_t *fd, short *events);
 

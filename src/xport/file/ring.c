@@ -2,9 +2,10 @@
 /*
  * The file transport's hot path: operations into the ring, CQEs out.
  * post() prepares an SQE per operation and submits them all with one
- * io_uring_submit; poll() reaps CQEs in batches (io_uring_peek_batch_cqe)
- * and reports the operations whose CQEs arrived, in posting order. No
- * allocation, no system call beyond io_uring_enter.
+ * io_uring_submit; poll_seqs() reaps CQEs in batches
+ * (io_uring_peek_batch_cqe) and reports the operations whose CQEs arrived,
+ * in the order they came. No allocation, no system call beyond
+ * io_uring_enter.
  */
 #include <errno.h>
 #include <poll.h>
@@ -28,15 +29,15 @@ static const struct {
 static void prep_op(struct file_stream *f, uint64_t seq)
 {
 	const struct rp_spec *sp = &f->base.spec;
-	uint32_t i = (uint32_t)(seq % f->max_depth);
+	uint32_t i = f->free[--f->n_free]; /* the engine keeps one free */
 	struct file_op *op = &f->ops[i];
 	uint8_t *buf = f->buf + i * f->max_size;
 	bool write = sp->op == RP_OP_WRITE;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&f->ring);
 
+	op->seq = seq;
 	op->slot = rp_file_plan_next(&f->plan);
 	op->err = 0;
-	op->ready = false;
 	op->synced = write && rp_file_fsync_due(++f->writes, f->fsync_every);
 	if (write && sp->verify)
 		rp_payload_fill(buf, (size_t)sp->size_bytes, op->slot);
@@ -45,13 +46,13 @@ static void prep_op(struct file_stream *f, uint64_t seq)
 			 sqe, f->fd, buf, (unsigned int)sp->size_bytes,
 			 op->slot * sp->size_bytes);
 	sqe->buf_index = f->fixed ? (uint16_t)i : 0;
-	io_uring_sqe_set_data64(sqe, seq | (op->synced ? FILE_LINKED : 0));
+	io_uring_sqe_set_data64(sqe, i | (op->synced ? FILE_LINKED : 0));
 	if (!op->synced)
 		return;
 	sqe->flags |= IOSQE_IO_LINK; /* the fsync starts when it is done */
 	sqe = io_uring_get_sqe(&f->ring);
 	io_uring_prep_fsync(sqe, f->fd, 0);
-	io_uring_sqe_set_data64(sqe, seq);
+	io_uring_sqe_set_data64(sqe, i);
 	f->fsyncs++;
 }
 
@@ -62,11 +63,13 @@ int file_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last)
 	int ret;
 
 	(void)last; /* every operation has its own CQE */
-	if (!f->inflight)
-		f->head = seq; /* a new phase numbers from 0 again */
+	if (count > f->n_free)
+		return rp_stream_fail(s, -EOVERFLOW,
+				      "%s: more operations than the queue "
+				      "depth",
+				      f->path);
 	for (i = 0; i < count; i++)
 		prep_op(f, seq + i);
-	f->inflight += count;
 	ret = io_uring_submit(&f->ring);
 	if (ret < 0)
 		return rp_stream_fail(s, ret, "%s: io_uring_submit: %s",
@@ -74,18 +77,19 @@ int file_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last)
 	return 0;
 }
 
-/* One CQE: its operation's error, if any; ready with its last CQE. */
+/* One CQE: its operation's error, if any; done with its last CQE. */
 static void take(struct file_stream *f, const struct io_uring_cqe *cqe)
 {
 	uint64_t data = io_uring_cqe_get_data64(cqe);
-	struct file_op *op = &f->ops[(data & ~FILE_LINKED) % f->max_depth];
+	uint32_t i = (uint32_t)(data & ~FILE_LINKED) % f->max_depth;
+	struct file_op *op = &f->ops[i];
 	bool rw = (data & FILE_LINKED) || !op->synced;
 	int32_t want = rw ? (int32_t)f->base.spec.size_bytes : 0;
 
 	if (cqe->res != want && !op->err)
 		op->err = cqe->res < 0 ? cqe->res : -EIO;
 	if (!(data & FILE_LINKED))
-		op->ready = true;
+		f->done[f->n_done++] = i;
 }
 
 static void reap(struct file_stream *f)
@@ -120,32 +124,36 @@ static int op_failed(struct file_stream *f, const struct file_op *op)
 			      hint);
 }
 
-int file_poll(struct rp_stream *s)
+int file_poll_seqs(struct rp_stream *s, uint64_t *seqs, uint32_t max)
 {
 	struct file_stream *f = to_file(s);
 	const struct rp_spec *sp = &s->spec;
 	bool check = sp->verify && sp->op == RP_OP_READ;
 	struct file_op *op;
-	uint32_t i;
-	int n = 0;
+	uint32_t k, i, n = 0;
 
 	reap(f);
-	while (f->inflight) {
-		i = (uint32_t)(f->head % f->max_depth);
+	for (k = 0; k < f->n_done && n < max; k++) {
+		i = f->done[k];
 		op = &f->ops[i];
-		if (!op->ready)
-			break;
 		if (op->err)
 			return op_failed(f, op);
 		if (check && rp_payload_check(f->buf + i * f->max_size,
 					      (size_t)sp->size_bytes, op->slot))
 			f->verify_errors++;
-		op->ready = false;
-		f->head++;
-		f->inflight--;
-		n++;
+		seqs[n++] = op->seq;
+		f->free[f->n_free++] = i;
 	}
-	return n;
+	f->n_done -= k; /* max is the depth: never left over */
+	memmove(f->done, f->done + k, f->n_done * sizeof(*f->done));
+	return (int)n;
+}
+
+/* In posting order: with one operation out (ping), or ops arriving
+ * in order, the same. */
+int file_poll(struct rp_stream *s)
+{
+	return file_poll_seqs(s, to_file(s)->scratch, to_file(s)->max_depth);
 }
 
 /* --wait event: sleep until a CQE arrives, at most WAIT_STEP_NS and not
