@@ -31,8 +31,9 @@
  * connect() receive the table they were called through.
  *
  * Semantics every transport keeps: operations on one stream complete in the
- * order they were posted; an operation completes when the initiator knows the
- * peer holds it (verbs: the work completion; streams: the receiver's
+ * order they were posted (except where poll_seqs() says which completed:
+ * a file's CQEs come in any order); an operation completes when the initiator
+ * knows the peer holds it (verbs: the work completion; streams: the receiver's
  * cumulative acknowledgement). All functions return 0 (or a count) on
  * success and a negative errno on failure, print nothing, and say why they
  * failed in the struct rp_err of the object (or the one passed in, for the

@@ -56,11 +56,13 @@ def scratch(parent=None):
 
 
 @contextlib.contextmanager
-def mounted(fstype, options=""):
-    """A fresh mount of @fstype, or None (with the reason logged)."""
+def mounted(fstype, options="", source=None):
+    """A fresh mount of @fstype (of @source, default none), or None (with
+    the reason logged)."""
     d = tempfile.mkdtemp(prefix="rp-mnt-")
     args = ["mount", "-t", fstype] + (["-o", options] if options else [])
-    r = subprocess.run(args + [fstype, d], capture_output=True, text=True)
+    r = subprocess.run(args + [source or fstype, d], capture_output=True,
+                       text=True)
     if r.returncode:
         os.rmdir(d)
         skip_case("cannot mount %s here (%s)" % (fstype, r.stderr.strip()))
@@ -106,20 +108,9 @@ def direct_dir():
                       r.stderr.strip())
             yield None
             return
-        d = tempfile.mkdtemp(prefix="rp-ext4-")
-        r = subprocess.run(["mount", "-o", "loop", img, d],
-                           capture_output=True, text=True)
-        if r.returncode:
-            os.rmdir(d)
-            skip_case("/var/tmp has no O_DIRECT and a loop mount failed: " +
-                      r.stderr.strip())
-            yield None
-            return
-        try:
+        log("  /var/tmp has no O_DIRECT: an ext4 image on a loop device")
+        with mounted("ext4", "loop", img) as d:
             yield d
-        finally:
-            subprocess.run(["umount", d], capture_output=True)
-            os.rmdir(d)
 
 
 def file_json(binary, path, args, extra_x=""):
