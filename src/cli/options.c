@@ -241,7 +241,7 @@ static const struct opt opts[] = {
 	{ "signal", O_SIGNAL, 1, rp_cli_o_signal, "N",
 	  "one completion/ack per N operations" },
 	{ "post-list", O_POST_LIST, 1, rp_cli_o_post_list, "N",
-	  "rdma: N work requests per post call" },
+	  "rdma: N work requests per post call; file: SQEs per submit" },
 	{ "warmup", O_WARMUP, 1, rp_cli_o_warmup, "N",
 	  "warm-up operations, not counted (default 1000)" },
 	{ "lat-iterations", O_LAT_ITERS, 1, rp_cli_o_lat_iters, "N",

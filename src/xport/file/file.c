@@ -12,6 +12,9 @@
 #include "xport/file/file.h"
 
 #define BUF_ALIGN 4096 /* O_DIRECT: a page satisfies every block size */
+/* Completions need no interrupt of a spinning poller: the kernel flags
+ * pending work in the ring, which liburing's peek then runs. */
+#define RING_FLAGS (IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG)
 
 static int file_probe(const struct rp_xport_ops *self, struct rp_err *why)
 {
@@ -57,7 +60,9 @@ static int ring_setup(struct file_stream *f)
 
 	if (!iov)
 		return rp_stream_fail(&f->base, -ENOMEM, "out of memory");
-	err = io_uring_queue_init(2 * f->max_depth, &f->ring, 0);
+	err = io_uring_queue_init(2 * f->max_depth, &f->ring, RING_FLAGS);
+	if (err == -EINVAL) /* a kernel before 5.19 */
+		err = io_uring_queue_init(2 * f->max_depth, &f->ring, 0);
 	if (err) {
 		free(iov);
 		return rp_stream_fail(&f->base, err, "io_uring: %s",

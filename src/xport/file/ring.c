@@ -2,10 +2,10 @@
 /*
  * The file transport's hot path: operations into the ring, CQEs out.
  * post() prepares an SQE per operation and submits them all with one
- * io_uring_submit; poll_seqs() reaps CQEs in batches
- * (io_uring_peek_batch_cqe) and reports the operations whose CQEs arrived,
- * in the order they came. No allocation, no system call beyond
- * io_uring_enter.
+ * io_uring_submit (--post-list N: one per N, fio's iodepth_batch_submit);
+ * poll_seqs() reaps CQEs in batches (io_uring_peek_batch_cqe) and reports the
+ * operations whose CQEs arrived, in the order they came. No allocation, no
+ * system call beyond io_uring_enter.
  */
 #include <errno.h>
 #include <poll.h>
@@ -59,7 +59,7 @@ static void prep_op(struct file_stream *f, uint64_t seq)
 int file_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last)
 {
 	struct file_stream *f = to_file(s);
-	uint32_t i;
+	uint32_t i, per = s->spec.post_list; /* SQEs a submit; 0: all */
 	int ret;
 
 	(void)last; /* every operation has its own CQE */
@@ -68,9 +68,11 @@ int file_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last)
 				      "%s: more operations than the queue "
 				      "depth",
 				      f->path);
-	for (i = 0; i < count; i++)
+	for (i = 0, ret = 0; i < count && ret >= 0; i++) {
 		prep_op(f, seq + i);
-	ret = io_uring_submit(&f->ring);
+		if (i + 1 == count || (per && (i + 1) % per == 0))
+			ret = io_uring_submit(&f->ring);
+	}
 	if (ret < 0)
 		return rp_stream_fail(s, ret, "%s: io_uring_submit: %s",
 				      f->path, strerror(-ret));
