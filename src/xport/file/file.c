@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "xport/file/file.h"
 
-#define BUF_ALIGN 4096 /* O_DIRECT: a page satisfies every block size */
+#define BUF_ALIGN 4096	      /* O_DIRECT: a page satisfies every block size */
+#define HUGE	  (2UL << 20) /* a transparent huge page */
 /* Completions need no interrupt of a spinning poller: the kernel flags
  * pending work in the ring, which liburing's peek then runs. */
 #define RING_FLAGS (IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG)
@@ -104,11 +106,14 @@ static int file_init(struct file_stream *f, const struct rp_xport_params *p)
 	f->done = calloc(f->max_depth, sizeof(*f->done));
 	f->scratch = calloc(f->max_depth, sizeof(*f->scratch));
 	if (!f->path || !f->ops || !f->free || !f->done || !f->scratch ||
-	    posix_memalign((void **)&f->buf, BUF_ALIGN, len ? len : BUF_ALIGN))
+	    posix_memalign((void **)&f->buf, len >= HUGE ? HUGE : BUF_ALIGN,
+			   len ? len : BUF_ALIGN))
 		return rp_stream_fail(&f->base, -ENOMEM,
 				      "out of memory for the buffers");
 	for (f->n_free = 0; f->n_free < f->max_depth; f->n_free++)
 		f->free[f->n_free] = f->max_depth - 1 - f->n_free;
+	if (len >= HUGE) /* fewer, larger segments per I/O; best effort */
+		madvise(f->buf, len, MADV_HUGEPAGE);
 	memset(f->buf, 0, len);
 	rp_file_plan_init(&f->plan, f->region, sp->size_bytes, f->random,
 			  f->index, f->streams);
