@@ -348,9 +348,11 @@ void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n)
 			unl = &res[i];
 	}
 	if (unl)
-		fprintf(f, "  unloaded p50: %s, ping-pong at depth 1\n",
-			unl->unloaded_halved ? "half round trip"
-					     : "whole operation");
+		fprintf(f, "  unloaded p50: %s at depth 1\n",
+			unl->unloaded_halved ? "half round trip, ping-pong"
+			: rp_report_file_of(unl)
+				? "one operation at a time"
+				: "whole operation, ping-pong");
 	if (streams)
 		fprintf(f, "  several streams: figures are their aggregate;"
 			   " per stream and fairness in --json\n");
