@@ -7,7 +7,7 @@ PKGS=(
 	# build
 	build-essential cmake pkg-config clang-format
 	libcjson-dev libcmocka-dev libibverbs-dev librdmacm-dev
-	libssl-dev
+	libssl-dev liburing-dev
 	# fuzz the decoders (tests/fuzz): clang and its libFuzzer and
 	# sanitizer runtimes (only recommended by clang, so named here)
 	clang libclang-rt-dev
@@ -24,7 +24,7 @@ PKGS=(
 	# --matrix: MPI launches the ranks (Open MPI; any MPI-3 works)
 	openmpi-bin libopenmpi-dev
 	# peer tools the benchmarks compare against
-	perftest iperf3 sockperf
+	perftest iperf3 sockperf fio
 	# the Windows build (scripts/build-windows.sh: mingw-w64 for x86-64
 	# only, with winpthreads) and its interop test under wine; dpkg-dev
 	# unpacks Debian's cJSON source for it

@@ -75,8 +75,9 @@ static int serve(const struct rp_config *cfg)
 	return err ? 1 : 0;
 }
 
-/* -x all: every built-in transport whose probe passes on this host and
- * that can do the operation. Return: -ENOENT when none is left. */
+/* -x all: every built-in network transport whose probe passes on this
+ * host and that can do the operation (a file needs its path). Return: -ENOENT
+ * when none is left. */
 static int expand_all(struct rp_config *cfg)
 {
 	const struct rp_xport_ops *ops;
@@ -88,7 +89,7 @@ static int expand_all(struct rp_config *cfg)
 	cfg->n_transports = 0;
 	for (i = 0; i < rp_xport_count(); i++) {
 		ops = rp_xport_at(i);
-		if (ops->probe(ops, &why) == 0 &&
+		if (!ops->local && ops->probe(ops, &why) == 0 &&
 		    rp_xport_check_op(ops, cfg->spec.op, NULL) == 0)
 			snprintf(cfg->transports[cfg->n_transports++],
 				 RP_SPEC_NAME_LEN, "%s", ops->name);
@@ -201,7 +202,7 @@ static int run_client(struct rp_config *cfg)
 		if (k)
 			continue;
 		rp_live_transport(&live, i);
-		if (rp_client_run_test(cfg, cfg->transports[i], r))
+		if (rp_client_run_test(cfg, i, r))
 			failed = refused(r) && failed != 1 ? 2 : 1;
 		rp_live_clear(&live);
 		tell_failures(cfg, r, points);

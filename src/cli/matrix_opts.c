@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/parse.h"
+#include "xport/xport.h"
 
 #define OUTLIER_DEFAULT	      0.8
 #define ROUND_TIMEOUT_DEFAULT 600
@@ -52,6 +53,8 @@ void rp_cli_matrix_defaults(struct rp_config *cfg)
 int rp_cli_finish_matrix(struct parse *p)
 {
 	struct rp_config *c = p->cfg;
+	const struct rp_xport_ops *x;
+	size_t i;
 
 	if (c->mode != RP_MODE_MATRIX) {
 		if (p->matrix_flag)
@@ -65,6 +68,14 @@ int rp_cli_finish_matrix(struct parse *p)
 	if (c->once)
 		return rp_cli_bad(p, "--once: every --matrix rank serves "
 				     "until the matrix is done");
+	for (i = 0; i < c->n_transports; i++) {
+		x = rp_xport_find(c->transports[i]);
+		if (x && x->local)
+			return rp_cli_bad(p,
+					  "-x %s: a local transport; "
+					  "--matrix measures pairs of nodes",
+					  c->transports[i]);
+	}
 	if (!p->set_port)
 		c->port = 0; /* an ephemeral port per rank: several a host */
 	return 0;

@@ -108,6 +108,9 @@ static int add_transport(struct parse *p, const char *name, size_t len)
 {
 	struct rp_config *c = p->cfg;
 
+	if (c->n_transports < RP_MAX_TRANSPORTS &&
+	    rp_cli_file_entry(p, name, len, &len))
+		return -EINVAL;
 	if (len == 0 || len >= RP_SPEC_NAME_LEN)
 		return rp_cli_bad(p, "-x/--transport: empty or too long name");
 	if (c->n_transports == RP_MAX_TRANSPORTS)
@@ -131,6 +134,7 @@ static int o_transport(struct parse *p, const char *arg)
 	int err;
 
 	p->cfg->n_transports = 0;
+	memset(p->cfg->paths, 0, sizeof(p->cfg->paths));
 	do {
 		comma = strchr(s, ',');
 		err = add_transport(p, s,
@@ -204,7 +208,11 @@ enum {
 	O_MATRIX,
 	O_SERIAL,
 	O_OUTLIER,
-	O_ROUND_TIMEOUT
+	O_ROUND_TIMEOUT,
+	O_FILE_SIZE,
+	O_BUFFERED,
+	O_RANDOM,
+	O_FSYNC_EVERY
 };
 
 static const struct opt opts[] = {
@@ -247,7 +255,7 @@ static const struct opt opts[] = {
 	{ "signal", O_SIGNAL, 1, rp_cli_o_signal, "N",
 	  "one completion/ack per N operations" },
 	{ "post-list", O_POST_LIST, 1, rp_cli_o_post_list, "N",
-	  "rdma: N work requests per post call" },
+	  "rdma: N work requests per post call; file: SQEs per submit" },
 	{ "warmup", O_WARMUP, 1, rp_cli_o_warmup, "N",
 	  "warm-up operations, not counted (default 1000)" },
 	{ "lat-iterations", O_LAT_ITERS, 1, rp_cli_o_lat_iters, "N",
@@ -298,6 +306,14 @@ static const struct opt opts[] = {
 	{ "gid-index", O_GID, 1, rp_cli_o_gid_index, "N",
 	  "rdma: GID index, where rdma_cm cannot decide" },
 	{ "mtu", O_MTU, 1, rp_cli_o_mtu, "BYTES", "rdma: path MTU to request" },
+	{ "file-size", O_FILE_SIZE, 1, rp_cli_o_file_size, "SIZE",
+	  "file: the region read or written (default 1G)" },
+	{ "buffered", O_BUFFERED, 0, rp_cli_o_buffered, NULL,
+	  "file: through the page cache (default O_DIRECT)" },
+	{ "random", O_RANDOM, 0, rp_cli_o_random, NULL,
+	  "file: random offsets (default sequential)" },
+	{ "fsync-every", O_FSYNC_EVERY, 1, rp_cli_o_fsync_every, "N",
+	  "file: an fsync after every N writes (default none)" },
 	{ "help", 'h', 0, o_help, NULL, "this help" },
 	{ "version", 'V', 0, o_version, NULL, "print the version" },
 };
@@ -340,6 +356,7 @@ static void defaults(struct rp_config *cfg)
 	cfg->params.gid_index = -1;
 	cfg->params.inline_bytes = -1;
 	rp_cli_matrix_defaults(cfg);
+	rp_cli_file_defaults(cfg);
 	cfg->limits = (struct rp_limits){
 		.max_memory = RP_SPEC_MAX_MEM,
 		.max_streams = RP_SPEC_MAX_STREAMS,
@@ -445,13 +462,16 @@ void rp_cli_usage(FILE *f)
 		"[-C N | -t SEC] [-i SEC]\n"
 		"                [--json | --json-stream | --csv] "
 		"[--plot FILE.svg]\n"
+		"       rdmaperf -x file:PATH[,file:PATH2] [-o W|R] "
+		"[--file-size SIZE] [--buffered]\n"
+		"                [--random] [--fsync-every N] [options]\n"
 		"       rdmaperf --loopback [options]\n"
 		"       mpirun -np N rdmaperf --matrix [-a IFACE|PREFIX] "
 		"[--serial] [options]\n"
 		"       rdmaperf --report FILE.json [--json | --csv] "
 		"[--plot FILE.svg]\n\n"
-		"Latency and throughput of RDMA, TCP and rsockets in one "
-		"run.\n\nOptions:\n");
+		"Latency and throughput of RDMA, TCP and rsockets (and of "
+		"files) in one run.\n\nOptions:\n");
 	for (i = 0; i < N_OPTS; i++) {
 		if (opts[i].val < 256)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s",
@@ -466,7 +486,14 @@ void rp_cli_usage(FILE *f)
 	}
 	fprintf(f, "\nTransports built in (the first is the default):");
 	for (i = 0; i < rp_xport_count(); i++)
-		fprintf(f, " %s", rp_xport_at(i)->name);
+		fprintf(f, " %s%s", rp_xport_at(i)->name,
+			rp_xport_at(i)->local ? ":PATH" : "");
+	fprintf(f,
+		"\nfile:PATH is local: no server needed (no -c, or -c "
+		"for the others of a list);\n  -o write or read of PATH "
+		"through io_uring%s.",
+		rp_xport_find("file") ? ""
+				      : " (not in this build: no liburing)");
 	fprintf(f,
 		"\n\nSizes take K, M, G (1024-based); counts take k, m "
 		"(1000-based).\nA sweep (several sizes or depths) runs every "

@@ -20,6 +20,7 @@ struct parse {
 	bool set_sizes;	       /* -S */
 	bool all_sizes;	       /* --all-sizes */
 	const char *format;    /* --json, --json-stream or --csv */
+	const char *set_file;  /* a file transport's option given */
 	const char *test_flag; /* the first option that describes a test */
 	const char *set_server_only; /* a server-only option given */
 	const char *client_flag;     /* the first option a server refuses */
@@ -86,6 +87,19 @@ int rp_cli_o_outlier(struct parse *p, const char *arg);
 int rp_cli_o_round_timeout(struct parse *p, const char *arg);
 void rp_cli_matrix_defaults(struct rp_config *cfg);
 int rp_cli_finish_matrix(struct parse *p);
+
+/* file_opts.c: the file transport's entries of -x and options */
+void rp_cli_file_defaults(struct rp_config *cfg);
+/* A -x entry @name of @len: "file:PATH" records PATH as the next
+ * transport's and puts the length of its name ("file") in *@name_len;
+ * other names are left alone. Return: 0 or -EINVAL. */
+int rp_cli_file_entry(struct parse *p, const char *name, size_t len,
+		      size_t *name_len);
+int rp_cli_o_file_size(struct parse *p, const char *arg);
+int rp_cli_o_buffered(struct parse *p, const char *arg);
+int rp_cli_o_random(struct parse *p, const char *arg);
+int rp_cli_o_fsync_every(struct parse *p, const char *arg);
+int rp_cli_finish_file(struct parse *p);
 
 /* access.c: --allow (server) and --auth-key (both sides) */
 int rp_cli_o_allow(struct parse *p, const char *arg);

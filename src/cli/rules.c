@@ -24,15 +24,29 @@ int rp_cli_bad(struct parse *p, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* Does every transport of the list run here, without a server? */
+static bool all_local(const struct rp_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_transports; i++)
+		if (!c->paths[i][0])
+			return false;
+	return c->n_transports > 0;
+}
+
 static int check_mode(struct parse *p)
 {
 	struct rp_config *c = p->cfg;
 	struct rp_cidr prefix;
+	bool local = all_local(c);
 
+	if (c->mode == RP_MODE_NONE && local)
+		c->mode = RP_MODE_CLIENT; /* no server to name */
 	if (c->mode == RP_MODE_NONE)
 		return rp_cli_bad(p, "say -s (server), -c (client), --loopback "
 				     "or --matrix");
-	if (c->mode == RP_MODE_CLIENT && !c->host)
+	if (c->mode == RP_MODE_CLIENT && !c->host && !local)
 		return rp_cli_bad(p,
 				  "-a/--address: the client needs the server's "
 				  "address");
@@ -129,7 +143,7 @@ static int finish_spec(struct parse *p)
 		return rp_cli_bad(
 			p, "--no-latency and --no-bandwidth together leave "
 			   "nothing to measure");
-	if (rp_cli_finish_load(p) || finish_sweep(p))
+	if (rp_cli_finish_load(p) || finish_sweep(p) || rp_cli_finish_file(p))
 		return -EINVAL;
 	if (!p->cfg->n_transports) {
 		p->cfg->transport_defaulted = true;

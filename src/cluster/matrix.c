@@ -132,7 +132,7 @@ static cJSON *run_tests(const struct matrix *m, const struct rank_info *peer)
 	c.progress = false;
 	c.obs = NULL;
 	for (i = 0; i < c.n_transports; i++)
-		rp_client_run_test(&c, c.transports[i], &res[i * points]);
+		rp_client_run_test(&c, i, &res[i * points]);
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);
 	doc = rp_report_json_doc(&c, res, n);

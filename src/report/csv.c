@@ -95,6 +95,11 @@ static const struct csv_col csv_cols[] = {
 	{ "corrected_p99_us", "rate.latency_corrected.p99" },
 	{ "corrected_p99_9_us", "rate.latency_corrected.p99_9" },
 	{ "corrected_max_us", "rate.latency_corrected.max" },
+	{ "file_path", "file.path" },
+	{ "file_direct", "file.direct" },
+	{ "file_access", "file.access" },
+	{ "file_size", "file.file_size" },
+	{ "file_fsync_every", "file.fsync_every" },
 };
 
 #define N_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))

@@ -186,8 +186,12 @@ static void side_info(cJSON *o, const char *one, const char *all,
 
 static void info_json(const struct rp_result *r, cJSON *o)
 {
+	const cJSON *file = rp_report_file_of(r);
+
 	side_info(o, "client_transport", "client_streams", r->client_info);
 	side_info(o, "server_transport", "server_streams", r->server_info);
+	if (file) /* -x file:PATH: what was done to which file */
+		cJSON_AddItemToObject(o, "file", cJSON_Duplicate(file, 1));
 	cJSON_AddStringToObject(o, "notes", r->notes);
 }
 

@@ -131,6 +131,26 @@ void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
 			   const struct rp_result *res,
 			   struct rp_report_shape shape);
 
+/* The file transport (text_file.c) */
+
+/** rp_report_file_of - the file transport's information of @r (path,
+ *  direct, access, file_size, fsync_every, created), or NULL. */
+const cJSON *rp_report_file_of(const struct rp_result *r);
+
+/** rp_report_text_file - "  LABEL PATH: O_DIRECT, sequential, ..." for a
+ *  result of the file transport. Return: false (nothing printed) for
+ *  any other. */
+bool rp_report_text_file(FILE *f, const char *label, const struct rp_result *r);
+
+/** rp_report_column - the name of column @t of @n, whose results are
+ *  @stride apart: its transport, "file #2" where several share it. */
+void rp_report_column(const struct rp_result *res, size_t n, size_t stride,
+		      size_t t, char *buf, size_t len);
+
+/** rp_report_text_files - the file line of each column that is a file. */
+void rp_report_text_files(FILE *f, const struct rp_result *res, size_t n,
+			  size_t stride);
+
 /** rp_report_text_notes - what the figures of @res mean, and the
  *  transports' notes, each once. */
 void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n);

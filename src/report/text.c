@@ -56,6 +56,8 @@ void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
 void rp_report_server_line(FILE *f, const struct rp_config *cfg,
 			   const struct rp_result *r)
 {
+	if (rp_report_text_file(f, "file", r) || !strcmp(r->transport, "file"))
+		return; /* a local transport: no server */
 	fprintf(f, "  server %s (%s port %u)%s\n",
 		rp_report_host_name(r->server_host),
 		cfg->host ? cfg->host : "?", cfg->port,
@@ -127,10 +129,17 @@ static void latency(FILE *f, const struct rp_result *r)
 	}
 	if (r->has_unloaded) {
 		lat_row(f, "unloaded", &r->unloaded);
-		fprintf(f, "  %-12s %s; round trip p50 %.2f us\n", "",
-			r->unloaded_halved ? "unloaded = half round trip"
-					   : "unloaded = whole operation",
-			r->rtt.p50 / 1e3);
+		if (rp_report_file_of(r))
+			fprintf(f,
+				"  %-12s unloaded = one operation at a "
+				"time, post to CQE\n",
+				"");
+		else
+			fprintf(f, "  %-12s %s; round trip p50 %.2f us\n", "",
+				r->unloaded_halved
+					? "unloaded = half round trip"
+					: "unloaded = whole operation",
+				r->rtt.p50 / 1e3);
 	}
 }
 
@@ -142,8 +151,10 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 	latency(f, r);
 	if (r->has_bandwidth) {
 		rp_report_text_cpu(f, "client", &r->client);
-		rp_report_text_cpu(f, "server", &r->server);
-		rp_report_text_numa(f, r);
+		if (!rp_report_file_of(r)) {
+			rp_report_text_cpu(f, "server", &r->server);
+			rp_report_text_numa(f, r);
+		}
 	}
 	if (r->interrupted)
 		fprintf(f, "  INTERRUPTED in the %s phase: figures so far\n",

@@ -142,11 +142,15 @@ static void compare_cell(FILE *f, const struct rp_result *base,
 
 void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n)
 {
+	char name[RP_SPEC_NAME_LEN + 24];
 	size_t i, k;
 
-	fprintf(f, "\ncomparison (ratio to %s)\n%-18s", res[0].transport, "");
-	for (i = 0; i < n; i++)
-		fprintf(f, " %20s", res[i].transport);
+	rp_report_column(res, n, 1, 0, name, sizeof(name));
+	fprintf(f, "\ncomparison (ratio to %s)\n%-18s", name, "");
+	for (i = 0; i < n; i++) {
+		rp_report_column(res, n, 1, i, name, sizeof(name));
+		fprintf(f, " %20s", name);
+	}
 	fputc('\n', f);
 	for (k = 0; k < N_OF(compare_figs); k++) {
 		fprintf(f, "%-18s", compare_figs[k].name);
@@ -162,6 +166,7 @@ void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n)
 		if (res[i].failed)
 			fprintf(f, "  %s: %s\n", res[i].transport,
 				res[i].error);
+	rp_report_text_files(f, res, n, 1);
 }
 
 /* Size and depth of point @p (size-major), from the sweep's lists. */
@@ -188,6 +193,7 @@ void rp_report_text_title(FILE *f, const struct rp_config *cfg,
 {
 	size_t t, ns = cfg->n_sizes ? cfg->n_sizes : 1;
 	size_t nd = cfg->n_depths ? cfg->n_depths : 1;
+	char name[RP_SPEC_NAME_LEN + 24];
 
 	fprintf(f, "rdmaperf %s: ", RP_VERSION);
 	if (shape.n_transports == 1)
@@ -200,9 +206,11 @@ void rp_report_text_title(FILE *f, const struct rp_config *cfg,
 		fprintf(f, " x %zu rate%s", cfg->n_rates,
 			cfg->n_rates == 1 ? "" : "s");
 	fputc(')', f);
-	for (t = 0; shape.n_transports > 1 && t < shape.n_transports; t++)
-		fprintf(f, "%s%s", t ? ", " : " on ",
-			res[t * shape.n_points].transport);
+	for (t = 0; shape.n_transports > 1 && t < shape.n_transports; t++) {
+		rp_report_column(res, shape.n_transports, shape.n_points, t,
+				 name, sizeof(name));
+		fprintf(f, "%s%s", t ? ", " : " on ", name);
+	}
 	rp_report_test_flags(f, cfg, &cfg->spec);
 	if (cfg->spec.duration_ns)
 		fprintf(f, ", %.1f s per point",
@@ -265,15 +273,19 @@ static void metric_table(FILE *f, const struct rp_config *cfg,
 			 const struct rp_result *res, struct rp_report_shape sh,
 			 const struct figure *g)
 {
-	size_t p, t, np = sh.n_points;
-	char head[2 * RP_SPEC_NAME_LEN + 2];
+	size_t p, t, np = sh.n_points, nt = sh.n_transports;
+	char head[2 * (RP_SPEC_NAME_LEN + 24) + 2], a[RP_SPEC_NAME_LEN + 24];
+	char b[RP_SPEC_NAME_LEN + 24];
 
 	fprintf(f, "\n%s\n  %9s %5s", g->name, "size", "depth");
-	for (t = 0; t < sh.n_transports; t++)
-		fprintf(f, " %*s", g->width, res[t * np].transport);
-	for (t = 1; t < sh.n_transports; t++) {
-		snprintf(head, sizeof(head), "%s/%s", res[t * np].transport,
-			 res[0].transport);
+	for (t = 0; t < nt; t++) {
+		rp_report_column(res, nt, np, t, a, sizeof(a));
+		fprintf(f, " %*s", g->width, a);
+	}
+	rp_report_column(res, nt, np, 0, b, sizeof(b));
+	for (t = 1; t < nt; t++) {
+		rp_report_column(res, nt, np, t, a, sizeof(a));
+		snprintf(head, sizeof(head), "%s/%s", a, b);
 		fprintf(f, " %*s", g->width, head);
 	}
 	fputc('\n', f);
@@ -313,6 +325,7 @@ void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
 		metric_table(f, cfg, res, shape, &matrix_figs[k]);
 	fputc('\n', f);
 	failures(f, res, n);
+	rp_report_text_files(f, res, shape.n_transports, shape.n_points);
 	rp_report_text_notes(f, res, n);
 }
 
@@ -335,9 +348,11 @@ void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n)
 			unl = &res[i];
 	}
 	if (unl)
-		fprintf(f, "  unloaded p50: %s, ping-pong at depth 1\n",
-			unl->unloaded_halved ? "half round trip"
-					     : "whole operation");
+		fprintf(f, "  unloaded p50: %s at depth 1\n",
+			unl->unloaded_halved ? "half round trip, ping-pong"
+			: rp_report_file_of(unl)
+				? "one operation at a time"
+				: "whole operation, ping-pong");
 	if (streams)
 		fprintf(f, "  several streams: figures are their aggregate;"
 			   " per stream and fairness in --json\n");

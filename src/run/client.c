@@ -204,7 +204,7 @@ static int hello(struct client *c)
 	return err;
 }
 
-static int alloc_streams(struct client *c)
+int client_alloc_streams(struct client *c)
 {
 	unsigned int i, n = c->n_fwd + c->n_rev;
 
@@ -291,12 +291,12 @@ static int setup(struct client *c)
 	return err;
 }
 
-/* Swap the transports' local information (addresses, keys, device), one
- * object per stream, in stream order. */
-static int exchange(struct client *c)
+/* The transports' local information (addresses, keys, device; a file's
+ * path and mode), one object per stream, in stream order, into the
+ * result's client_info. */
+int client_collect_info(struct client *c)
 {
-	cJSON *info = cJSON_CreateArray(), *one, *reply = NULL, *mine;
-	const cJSON *peer;
+	cJSON *info = cJSON_CreateArray(), *one;
 	unsigned int i, n = c->n_fwd + c->n_rev;
 	int err = 0;
 
@@ -314,6 +314,20 @@ static int exchange(struct client *c)
 			    rp_err_text(&c->streams[i - 1]->err, err));
 	}
 	c->res->client_info = info;
+	return 0;
+}
+
+/* Swap the transports' local information with the server's. */
+static int exchange(struct client *c)
+{
+	cJSON *info, *reply = NULL, *mine;
+	const cJSON *peer;
+	unsigned int i, n = c->n_fwd + c->n_rev;
+	int err = client_collect_info(c);
+
+	if (err)
+		return err;
+	info = c->res->client_info;
 	mine = cJSON_CreateObject();
 	if (!mine || !cJSON_AddItemReferenceToObject(mine, "streams", info)) {
 		cJSON_Delete(mine);
@@ -492,24 +506,14 @@ static void part_wait(rp_sock_t fd)
 		;
 }
 
-/* The test after the transport's probe: 0, or -errno with the reason in
- * the current point's result; *@ran counts the points that ran. */
-static int run_session(struct client *c, struct rp_result *res, size_t n,
-		       size_t *ran, size_t *told)
+/* Every point of the sweep once setup ended with @err (0: it went well):
+ * 0, or -errno with the reason in the current point's result; *@ran
+ * counts the points that ran. */
+int client_run_points(struct client *c, struct rp_result *res, size_t n,
+		      int err, size_t *ran, size_t *told)
 {
 	const struct rp_observer *obs = c->cfg->obs;
-	int err;
 
-	err = ctl_connect(c);
-	if (err)
-		return err;
-	err = hello(c);
-	if (!err)
-		err = alloc_streams(c);
-	if (!err)
-		err = setup(c);
-	if (!err)
-		err = exchange(c);
 	for (*ran = 0; !err && *ran < n; (*ran)++) {
 		c->res = &res[*ran];
 		if (obs && obs->point)
@@ -529,9 +533,29 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 	return err;
 }
 
-int rp_client_run_test(const struct rp_config *cfg, const char *transport,
+/* The test against the server after the transport's probe. */
+static int run_session(struct client *c, struct rp_result *res, size_t n,
+		       size_t *ran, size_t *told)
+{
+	int err;
+
+	err = ctl_connect(c);
+	if (err)
+		return err;
+	err = hello(c);
+	if (!err)
+		err = client_alloc_streams(c);
+	if (!err)
+		err = setup(c);
+	if (!err)
+		err = exchange(c);
+	return client_run_points(c, res, n, err, ran, told);
+}
+
+int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		       struct rp_result *res)
 {
+	const char *transport = cfg->transports[t];
 	size_t n = rp_config_points(cfg), ran = 1, told = 0;
 	struct client c = { .cfg = cfg, .res = res, .fd = RP_SOCK_INVALID };
 	struct rp_err why = { "" };
@@ -551,6 +575,8 @@ int rp_client_run_test(const struct rp_config *cfg, const char *transport,
 					 cfg->host, &why)))
 		fail(res, err, "unsupported", "%s: %s", transport,
 		     rp_err_text(&why, err));
+	else if (c.ops->local)
+		err = client_run_local(&c, cfg->paths[t], res, n, &ran, &told);
 	else
 		err = run_session(&c, res, n, &ran, &told);
 	/* BYE before the data streams close: the server closes its own on

@@ -24,12 +24,29 @@ struct client {
 	uint64_t verify_seen;	      /* verify_errors before this point */
 };
 
+/* A local transport (-x file:PATH) runs without a server: no control
+ * connection, nothing to tell anyone between phases. */
+static inline bool client_has_server(const struct client *c)
+{
+	return rp_sock_valid(c->fd);
+}
+
 /* client.c */
 __attribute__((format(printf, 4, 5))) int client_fail(struct rp_result *res,
 						      int err, const char *code,
 						      const char *fmt, ...);
 int client_call(struct client *c, uint16_t type, const cJSON *body,
 		uint16_t want, int timeout_ms, cJSON **reply);
+int client_alloc_streams(struct client *c);
+/* the transports' local information into the result's client_info */
+int client_collect_info(struct client *c);
+/* every point of the sweep, once setup ended with @err (0: it went well) */
+int client_run_points(struct client *c, struct rp_result *res, size_t n,
+		      int err, size_t *ran, size_t *told);
+
+/* client_local.c */
+int client_run_local(struct client *c, const char *path, struct rp_result *res,
+		     size_t n, size_t *ran, size_t *told);
 
 /* client_phase.c */
 int client_run_point(struct client *c);

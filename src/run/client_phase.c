@@ -45,6 +45,10 @@ static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 	uint16_t want = type == RP_MSG_START ? RP_MSG_READY : RP_MSG_DONE;
 	int err;
 
+	if (!client_has_server(c)) {
+		cJSON_Delete(body);
+		return 0;
+	}
 	if (!body || !cJSON_AddStringToObject(body, "phase", rp_phase_name(p)))
 		err = -ENOMEM;
 	else if (type == RP_MSG_START &&
@@ -96,12 +100,13 @@ static int phase_failed(struct client *c, enum rp_phase p, int err,
 {
 	char msg[RP_ERR_LEN + 32], word[200];
 
-	if (server_said(c, word, sizeof(word)))
+	if (client_has_server(c) && server_said(c, word, sizeof(word)))
 		return fail(c->res, -ECONNABORTED, "server", "%s phase: %s",
 			    rp_phase_name(p), word);
 	snprintf(msg, sizeof(msg), "%s phase: %s", rp_phase_name(p),
 		 s ? rp_err_text(&s->err, err) : strerror(-err));
-	rp_proto_send_error(c->fd, "client", msg);
+	if (client_has_server(c))
+		rp_proto_send_error(c->fd, "client", msg);
 	return fail(c->res, err, err == -ETIMEDOUT ? "timeout" : "transport",
 		    "%s: %s", c->ops->name, msg);
 }
@@ -110,6 +115,8 @@ static void server_side(const cJSON *done, struct rp_side *side)
 {
 	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(done, "cpu");
 
+	if (!done)
+		return; /* no server: a local transport */
 	side->present = true;
 	side->messages = rp_json_u64_or(done, "messages", 0);
 	side->bytes = rp_json_u64_or(done, "bytes", 0);
@@ -143,7 +150,8 @@ static int run_latency(struct client *c)
 	if (err)
 		return err;
 	rp_hist_summarize(c->scratch, &r->rtt);
-	r->unloaded_halved = rp_op_info(r->spec.op)->rtt_halved;
+	r->unloaded_halved =
+		rp_op_info(r->spec.op)->rtt_halved && !c->ops->local;
 	r->unloaded = r->rtt;
 	rp_hist_summary_scale(&r->unloaded, r->unloaded_halved ? 0.5 : 1.0);
 	rp_hist_spectrum(c->scratch, &r->unloaded_spectrum);

@@ -14,6 +14,9 @@
 #include "run/ticker.h"
 
 #define SLEEP_MIN_NS (50 * 1000ULL) /* --wait event: shorter waits spin */
+/* A transport whose operations complete in any order (poll_seqs): an
+ * operation may be posted while one this many depths older is still out. */
+#define UNORDERED_WINDOW 4
 
 static const char *const phase_names[RP_PHASE__COUNT] = {
 	[RP_PHASE_WARMUP] = "warmup",
@@ -61,8 +64,14 @@ int rp_streams_set_point(struct rp_stream *const *s, unsigned int n,
 
 struct bw_state {
 	struct rp_engine_stream *es;
-	uint64_t *post_ns; /* post time of op seq, at seq % depth */
+	uint64_t *post_ns; /* post time of op seq, at seq % window */
 	uint32_t depth;
+	uint32_t window; /* depth; UNORDERED_WINDOW depths when unordered */
+	/* unordered (ops->poll_seqs): what poll_seqs reported, which of the
+	 * window completed, and the oldest operation still out */
+	uint64_t *seqs;
+	uint8_t *fin;
+	uint64_t oldest;
 	uint32_t signal; /* operations per signaled completion */
 	uint64_t target; /* operations to complete; UINT64_MAX: until end */
 	uint64_t posted;
@@ -145,13 +154,15 @@ static int bw_post(struct bw_state *b, uint64_t now)
 
 	if (end > b->target)
 		end = b->target;
+	if (b->seqs && end > b->oldest + b->window)
+		end = b->oldest + b->window; /* the oldest holds its slot */
 	if (b->period)
 		end = sched_limit(b, end, now);
 	if (end <= b->posted)
 		return 0;
 	room = end - b->posted;
 	for (i = b->posted; i < end; i++)
-		b->post_ns[i % b->depth] = now;
+		b->post_ns[i % b->window] = now;
 	b->posted = end;
 	/* the last of a batch is signaled when no post may follow it soon:
 	 * the phase's last operations, and every batch of the open loop */
@@ -159,33 +170,38 @@ static int bw_post(struct bw_state *b, uint64_t now)
 				   b->period || end == b->target);
 }
 
-/* Open loop: each of the @n just completed from its intended start. */
-static void bw_correct(struct bw_state *b, int n, uint64_t now)
+/* Unordered: @seq is done; the oldest moves past every done one. */
+static void bw_retire(struct bw_state *b, uint64_t seq)
 {
-	uint64_t seq = b->done - (uint64_t)n, at;
-
-	for (; seq < b->done; seq++) {
-		at = sched_at(b, seq);
-		rp_hist_record(b->es->corr, now > at ? now - at : 0);
-	}
+	b->fin[seq % b->window] = 1;
+	while (b->oldest < b->posted && b->fin[b->oldest % b->window])
+		b->fin[b->oldest++ % b->window] = 0;
 }
 
+/* The @n operations that completed: each timed from its own post (and,
+ * in the open loop, from its intended start too). */
 static void bw_complete(struct bw_state *b, int n, uint64_t now)
 {
 	struct rp_hist *h = b->es->hist;
 	struct rp_ticker *t = b->es->tick;
-	uint64_t ns;
+	uint64_t ns, seq, at;
 	int i;
 
-	for (i = 0; i < n; i++, b->done++) {
-		ns = now - b->post_ns[b->done % b->depth];
+	for (i = 0; i < n; i++) {
+		seq = b->seqs ? b->seqs[i] : b->done + (uint64_t)i;
+		ns = now - b->post_ns[seq % b->window];
 		if (h)
 			rp_hist_record(h, ns);
 		if (t)
 			rp_ticker_record(t, ns);
+		if (b->period && b->es->corr) {
+			at = sched_at(b, seq);
+			rp_hist_record(b->es->corr, now > at ? now - at : 0);
+		}
+		if (b->seqs)
+			bw_retire(b, seq);
 	}
-	if (b->period && b->es->corr)
-		bw_correct(b, n, now);
+	b->done += (uint64_t)n;
 	b->last_progress_ns = now;
 	b->es->out.last_done_ns = now;
 }
@@ -221,7 +237,7 @@ static int bw_turn(struct bw_run *r, struct bw_state *b, uint64_t *now)
 
 	if (n < 0)
 		return n;
-	n = s->ops->poll(s);
+	n = b->seqs ? s->ops->poll_seqs(s, b->seqs, b->depth) : s->ops->poll(s);
 	if (n < 0)
 		return n;
 	*now = now_ns(r->o);
@@ -324,6 +340,19 @@ static int bw_loop(struct bw_run *r, uint64_t now)
 	return 0;
 }
 
+/* The post times; for an unordered transport, a window of them. */
+static int bw_alloc(struct bw_state *b, bool unordered)
+{
+	b->window = unordered ? UNORDERED_WINDOW * b->depth : b->depth;
+	b->post_ns = calloc(b->window, sizeof(*b->post_ns));
+	if (unordered) {
+		b->seqs = calloc(b->depth, sizeof(*b->seqs));
+		b->fin = calloc(b->window, sizeof(*b->fin));
+	}
+	return !b->post_ns || (unordered && (!b->seqs || !b->fin)) ? -ENOMEM
+								   : 0;
+}
+
 static int bw_init(struct bw_run *r, struct rp_engine_stream *es,
 		   unsigned int n, uint64_t now)
 {
@@ -340,8 +369,7 @@ static int bw_init(struct bw_run *r, struct rp_engine_stream *es,
 		b->last_progress_ns = now;
 		b->period = o->period_ns;
 		b->t0 = now + (uint64_t)(o->period_ns * i / n); /* staggered */
-		b->post_ns = calloc(b->depth, sizeof(*b->post_ns));
-		if (!b->post_ns)
+		if (bw_alloc(b, es[i].s->ops->poll_seqs != NULL))
 			return -ENOMEM;
 		es[i].out = (struct rp_phase_out){ .first_post_ns = now,
 						   .last_done_ns = now };
@@ -375,6 +403,8 @@ int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
 		if (r.b[i].es)
 			es[i].out.messages = r.b[i].done;
 		free(r.b[i].post_ns);
+		free(r.b[i].seqs);
+		free(r.b[i].fin);
 	}
 	free(r.b);
 	free(r.pfd);

@@ -20,8 +20,9 @@
 #include "xport/xport.h"
 
 #define RP_MAX_TRANSPORTS   8
-#define RP_MAX_SIZES	    32 /* -S list or range: 2 B to 8 MiB is 23 */
-#define RP_MAX_DEPTHS	    16 /* -q list */
+#define RP_PATH_LEN	    256 /* -x file:PATH: bytes of PATH, with its NUL */
+#define RP_MAX_SIZES	    32	/* -S list or range: 2 B to 8 MiB is 23 */
+#define RP_MAX_DEPTHS	    16	/* -q list */
 #define RP_MAX_POINTS	    (RP_MAX_SIZES * RP_MAX_DEPTHS)
 #define RP_MAX_CPUS	    RP_SPEC_MAX_THREADS /* --cpu list */
 #define RP_CTRL_TIMEOUT_MS  10000		/* one control message */
@@ -85,6 +86,8 @@ struct rp_config {
 	bool transport_defaulted; /* no -x */
 	uint16_t port;
 	char transports[RP_MAX_TRANSPORTS][RP_SPEC_NAME_LEN];
+	/* -x file:PATH: the path of each local entry, "" for the others */
+	char paths[RP_MAX_TRANSPORTS][RP_PATH_LEN];
 	size_t n_transports;
 	struct rp_spec spec; /* size_bytes, queue_depth: the sweep's largest */
 	/* The sweep: every size with every depth, size-major (core/sweep.h);
@@ -253,14 +256,16 @@ void rp_result_fini(struct rp_result *r);
 
 /**
  * rp_client_run_test - run the test of @cfg, every point of its sweep, on
- * transport @transport against the server at cfg->host:cfg->port, over one
- * control connection and one transport setup, filling @res[i] for point i
+ * transport @t of cfg->transports against the server at
+ * cfg->host:cfg->port, over one control connection and one transport
+ * setup (a local transport, -x file:PATH, runs here on cfg->paths[@t],
+ * without a server), filling @res[i] for point i
  * of rp_sweep_points() (also on failure: failed, error_code, error and
  * whatever phases completed; points after a failure are failed too).
  * @res: cfg->n_sizes * cfg->n_depths results.
  * Return: 0, or a negative errno when the test failed.
  */
-int rp_client_run_test(const struct rp_config *cfg, const char *transport,
+int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		       struct rp_result *res);
 
 /** rp_result_saturated - an open loop (--rate) whose client direction

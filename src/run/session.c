@@ -130,10 +130,11 @@ static int do_test(struct session *s)
 			    sizeof(err_text)))
 		return session_refuse(s, -EPERM, "limit", err_text);
 	s->ops = rp_xport_find(s->spec.transport);
-	if (!s->ops) {
+	if (!s->ops || s->ops->local) { /* a client's file is its own */
 		snprintf(err_text, sizeof(err_text),
-			 "transport %s is not supported by this server",
-			 s->spec.transport);
+			 "transport %s is not supported by this server%s",
+			 s->spec.transport,
+			 s->ops ? ": it runs on the client alone" : "");
 		return session_refuse(s, -ENOENT, "transport", err_text);
 	}
 	err = rp_xport_check_op(s->ops, s->spec.op, &why);

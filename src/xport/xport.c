@@ -23,6 +23,9 @@ static const struct rp_xport_ops *const *const registry[] = {
 #ifdef RP_HAVE_RDMA
 	&rp_xport_rsocket,
 #endif
+#ifdef RP_HAVE_URING
+	&rp_xport_file, /* a local transport: never the default */
+#endif
 };
 
 size_t rp_xport_count(void)

@@ -31,8 +31,9 @@
  * connect() receive the table they were called through.
  *
  * Semantics every transport keeps: operations on one stream complete in the
- * order they were posted; an operation completes when the initiator knows the
- * peer holds it (verbs: the work completion; streams: the receiver's
+ * order they were posted (except where poll_seqs() says which completed:
+ * a file's CQEs come in any order); an operation completes when the initiator
+ * knows the peer holds it (verbs: the work completion; streams: the receiver's
  * cumulative acknowledgement). All functions return 0 (or a count) on
  * success and a negative errno on failure, print nothing, and say why they
  * failed in the struct rp_err of the object (or the one passed in, for the
@@ -102,6 +103,13 @@ struct rp_xport_params {
 	int inline_bytes;   /* -1: automatic */
 	int mtu;	    /* 0: the port's active MTU */
 	const char *bind;   /* server: address to listen on, NULL for any */
+	/* The file transport (-x file:PATH, a local transport): */
+	const char *path;     /* the file; the client sets it per transport */
+	unsigned int stream;  /* the stream connect() opens: 0 owns PATH */
+	bool buffered;	      /* --buffered: through the page cache */
+	bool random;	      /* --random: random offsets */
+	uint64_t file_size;   /* --file-size: bytes of the region */
+	uint64_t fsync_every; /* --fsync-every: an fsync per N writes; 0 */
 };
 
 /** What the responder (server) saw in one phase. */
@@ -153,6 +161,11 @@ struct rp_xport_ops {
 	/** The operations it can do (RP_OP_BIT of each): both ends refuse
 	 *  any other before a test starts (rp_xport_check_op). */
 	uint32_t op_mask;
+	/** A local transport (-x file:PATH): no server and no responder.
+	 *  The client connect()s its initiators itself (host, endpoint and
+	 *  token NULL, the path in the params); ping() times one whole
+	 *  operation; a server refuses it. */
+	bool local;
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Client, before anything is set up (NULL: nothing to check): can
@@ -219,6 +232,13 @@ struct rp_xport_ops {
 	 *  none), or -errno. Under --wait event it also takes the events
 	 *  that woke the engine (and acknowledges them). */
 	int (*poll)(struct rp_stream *s);
+	/** Optional, initiator: for a transport whose operations complete in
+	 *  any order (a file's CQEs), poll() as it comes: how many completed
+	 *  since the last call, each one's sequence number into @seqs (room
+	 *  for @max, the queue depth), or -errno. The engine then times each
+	 *  operation from its own post and refills the queue as soon as any
+	 *  completes (the oldest out may lag a few depths behind). */
+	int (*poll_seqs)(struct rp_stream *s, uint64_t *seqs, uint32_t max);
 	/** Initiator, --wait event: about to sleep. Arm the stream's
 	 *  notification and give the descriptor and poll(2) events that
 	 *  wake the engine when there is progress. Return: 0 (armed: sleep),
@@ -295,6 +315,9 @@ int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq);
 
 /* The registry's entries, for xport.c (others use rp_xport_find). */
 extern const struct rp_xport_ops *const rp_xport_tcp;
+#ifdef RP_HAVE_URING
+extern const struct rp_xport_ops *const rp_xport_file;
+#endif
 #ifdef RP_HAVE_RDMA
 extern const struct rp_xport_ops *const rp_xport_rdma;
 extern const struct rp_xport_ops *const rp_xport_rsocket;

@@ -27,6 +27,7 @@ set(RP_E2E_TESTS
 	ipv6 120
 	load 300
 	matrix 300
+	file 120
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -821,7 +821,7 @@ static void test_text_comparison(void **state)
 	res[1].bits_per_second *= 2;
 	failed_result(&res[2], "setup", "no device");
 	text = text_of(res, 3);
-	assert_has(text, "comparison (ratio to tcp)");
+	assert_has(text, "comparison (ratio to tcp #1)"); /* tcp twice */
 	assert_has(text, "rsocket");
 	assert_has(text, "0.13 (2.00x)");
 	assert_has(text, "FAILED (setup): no device");

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/* The file transport's options (src/cli/file_opts.c): -x file:PATH
+ * entries, the local mode without -c, and the one-line refusals. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/options.h"
+#include "xport/xport.h"
+
+#define MAX_ARGS 16
+#define ARG_LEN	 300
+
+static struct rp_config cfg;
+static enum rp_cli_action act;
+static char err[256];
+/* Each argv stays alive for the whole group: glibc's getopt may still
+ * point into the one before (test_cli.c says why). */
+static char text[32][MAX_ARGS][ARG_LEN];
+static unsigned int calls;
+
+static int parse_list(const char *const *list)
+{
+	char *argv[MAX_ARGS + 1];
+	int argc;
+
+	assert_true(calls < 32);
+	snprintf(text[calls][0], ARG_LEN, "rdmaperf");
+	argv[0] = text[calls][0];
+	for (argc = 1; list[argc - 1]; argc++) {
+		assert_true(argc < MAX_ARGS);
+		snprintf(text[calls][argc], ARG_LEN, "%s", list[argc - 1]);
+		argv[argc] = text[calls][argc];
+	}
+	argv[argc] = NULL;
+	calls++;
+	return rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err));
+}
+
+#define PARSE(...) parse_list((const char *const[]){ __VA_ARGS__, NULL })
+
+static bool have_file(void)
+{
+	return rp_xport_find("file") != NULL;
+}
+
+static void test_local_without_client(void **state)
+{
+	(void)state;
+	if (!have_file()) {
+		assert_int_equal(PARSE("-x", "file:/tmp/f"), -EINVAL);
+		assert_non_null(strstr(err, "without liburing"));
+		skip();
+	}
+	assert_int_equal(PARSE("-x", "file:/tmp/a,file:/mnt/b c", "-o", "R",
+			       "--file-size", "4M", "--random", "--buffered"),
+			 0);
+	assert_int_equal(cfg.mode, RP_MODE_CLIENT);
+	assert_null(cfg.host);
+	assert_int_equal(cfg.n_transports, 2);
+	assert_string_equal(cfg.transports[1], "file");
+	assert_string_equal(cfg.paths[0], "/tmp/a");
+	assert_string_equal(cfg.paths[1], "/mnt/b c");
+	assert_int_equal(cfg.params.file_size, 4 << 20);
+	assert_true(cfg.params.random && cfg.params.buffered);
+	assert_int_equal(cfg.params.fsync_every, 0);
+}
+
+static void test_mixed_list(void **state)
+{
+	(void)state;
+	if (!have_file())
+		skip();
+	assert_int_equal(PARSE("-x", "tcp,file:/tmp/f"), -EINVAL);
+	assert_non_null(strstr(err, "-c (client)")); /* tcp needs a server */
+	assert_int_equal(PARSE("-c", "-x", "tcp,file:/tmp/f"), -EINVAL);
+	assert_non_null(strstr(err, "-a/--address"));
+	assert_int_equal(PARSE("-c", "-a", "h", "-x", "tcp,file:/tmp/f", "-o",
+			       "W", "--fsync-every", "8"),
+			 0);
+	assert_string_equal(cfg.paths[0], "");
+	assert_string_equal(cfg.paths[1], "/tmp/f");
+	assert_int_equal(cfg.params.fsync_every, 8);
+	assert_int_equal(cfg.params.file_size, 1ULL << 30); /* default */
+}
+
+static const struct {
+	const char *args[8];
+	const char *says;
+} bad[] = {
+	{ { "-x", "file" }, "file needs a path" },
+	{ { "-x", "file:" }, "needs a path" },
+	{ { "-x", "file:/f", "-o", "S" }, "transport file cannot do send" },
+	{ { "-x", "file:/f", "-o", "fetch_add" }, "cannot do fetch_add" },
+	{ { "-x", "file:/f", "-o", "R", "--fsync-every", "4" },
+	  "--fsync-every makes writes durable" },
+	{ { "-x", "file:/f", "--fsync-every", "0" }, "out of range" },
+	{ { "-x", "file:/f", "--file-size", "0" }, "--file-size" },
+	{ { "-x", "file:/f", "--file-size", "lots" }, "--file-size" },
+	{ { "-x", "file:/f", "--file-size", "4K", "-S", "8K" },
+	  "smaller than the largest" },
+	{ { "-x", "file:/f", "--bidir" }, "--bidir" },
+	{ { "-c", "-a", "h", "--buffered" }, "--buffered applies to" },
+	{ { "-c", "-a", "h", "--random" }, "--random applies to" },
+	{ { "-s", "--file-size", "1G" }, "the client's" },
+};
+
+static void test_rejects(void **state)
+{
+	size_t i, k;
+	const char *list[9];
+
+	(void)state;
+	if (!have_file())
+		skip();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (k = 0; k < 8 && bad[i].args[k]; k++)
+			list[k] = bad[i].args[k];
+		list[k] = NULL;
+		if (parse_list(list) != -EINVAL || !strstr(err, bad[i].says))
+			fail_msg("case %zu (%s %s): got \"%s\"", i,
+				 bad[i].args[0], bad[i].args[1], err);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_local_without_client),
+		cmocka_unit_test(test_mixed_list),
+		cmocka_unit_test(test_rejects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
