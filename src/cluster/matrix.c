@@ -235,6 +235,22 @@ static void keep_cell(struct matrix *m, cJSON *cell)
 	cJSON_AddItemToArray(m->cells, cell);
 }
 
+/* Rank 0's own cell as the others' come: through its text. cJSON writes
+ * 15 digits of a double when they read back nearly equal, so a table
+ * derived from the in-memory values could differ in its last digits from
+ * the same table derived from the document (--report). */
+static cJSON *as_written(cJSON *cell)
+{
+	char *text = cJSON_PrintUnformatted(cell);
+	cJSON *again = text ? cJSON_Parse(text) : NULL;
+
+	free(text);
+	if (!again)
+		return cell;
+	cJSON_Delete(cell);
+	return again;
+}
+
 /* Rank 0: a cell from rank @from, checked to be the pair it should be. */
 static int take_cell(struct matrix *m, const char *text, int from,
 		     unsigned char *heard)
@@ -335,7 +351,7 @@ static void run_round(struct matrix *m, uint32_t round)
 	if (at >= 0 && m->plan.pairs[at].client == (uint32_t)m->comm.rank)
 		cell = run_pair(m, &m->plan.pairs[at]);
 	if (cell && m->comm.rank == 0) {
-		keep_cell(m, cell);
+		keep_cell(m, as_written(cell));
 	} else if (cell) {
 		text = cJSON_PrintUnformatted(cell);
 		err = text ? rp_comm_send(0, RP_MATRIX_TAG_CELL, text,

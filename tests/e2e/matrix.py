@@ -138,8 +138,14 @@ def report_round_trip(binary, tmp, text):
     with open(path, "w") as f:
         f.write(text)
     r = run(binary, ["--report", path, "--json"])
-    check(r.rc == 0 and r.out == text, lambda: "--report --json differs:\n"
-          + r.describe())
+    check(r.rc == 0, r.describe)
+    first = next((i for i, (a, b) in enumerate(zip(r.out.splitlines(),
+                                                     text.splitlines()))
+                  if a != b), None)
+    check(first is None and r.out == text, lambda: "--report --json "
+          "differs from the document, first at line %r:\n  %r\n  %r" %
+          (first, text.splitlines()[first] if first is not None else "",
+           r.out.splitlines()[first] if first is not None else ""))
     r = run(binary, ["--report", path])
     check(r.rc == 0 and "throughput, Gb/s" in r.out, r.describe)
     r = run(binary, ["--report", path, "--csv"])
