@@ -44,5 +44,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# A mirror caught mid-sync fails the update of one index (seen here: the
+# i386 security index, "File has unexpected size"); the lists already there
+# may still hold every package: the install below says if they do not.
+apt-get update -qq ||
+	echo "install-deps: apt-get update failed; installing from the package lists there are" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
