@@ -106,7 +106,7 @@ grep -q "^tcp " /proc/fs/nfsd/portlist || { kernel_says; die "nfsd listens on no
 
 rdma_err=
 if ! grep -q "^rdma " /proc/fs/nfsd/portlist; then
-	if ! out=$(echo "rdma $RDMA_PORT" 2>&1 >/proc/fs/nfsd/portlist); then
+	if ! out=$({ echo "rdma $RDMA_PORT" >/proc/fs/nfsd/portlist; } 2>&1); then
 		rdma_err="the nfsd listener 'rdma $RDMA_PORT' was refused: ${out:-write error}"
 	fi
 fi
