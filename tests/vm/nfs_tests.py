@@ -45,6 +45,7 @@ def setup(_b, _s):
         state["rdma_skip"] = said
         log("  skip: NFS over RDMA did not come up on rxe0; the TCP mount "
             "alone is tested:\n    " + said.replace("\n", "\n    "))
+        return
     for ln in p.stdout.splitlines():
         log("  " + ln)
 
@@ -196,7 +197,8 @@ def nfs(_binary):
             ("each mount is its protocol", mounts),
             ("rdma,file:NFS/RDMA,file:NFS/TCP read sweep --verify",
              read_sweep),
-            ("write --verify on NFS/RDMA, read back over TCP",
+            ("write --verify on NFS/RDMA, read back over NFS/TCP",
              lambda b, s: write_verify(b, s, "rdma")),
-            ("write --verify on NFS/TCP, read back over RDMA",
+            ("write --verify on NFS/TCP, read back over NFS/RDMA "
+             "(or NFS/TCP)",
              lambda b, s: write_verify(b, s, "tcp"))]
