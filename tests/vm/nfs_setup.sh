@@ -22,8 +22,8 @@
 # checked in /proc/mounts for the protocol asked for. Prints one line
 # "nfs_setup: rdma: ok|FAILED ..." and "nfs_setup: tcp: ok|FAILED ...".
 # Exit status: 0 both mounts up; 3 the TCP mount up, RDMA not (the kernel's
-# messages from rpcrdma, svcrdma, nfs and nfsd follow on stderr); 1 neither
-# or the server did not start; 2 bad usage.
+# messages from rpcrdma, svcrdma, nfs and nfsd follow on stderr); 1 the
+# server or the TCP mount did not come up; 2 bad usage.
 set -euo pipefail
 
 EXPORT=${1:-/srv/nfs}
