@@ -19,6 +19,10 @@ PKGS=(
 	# siw; tests/vm/siw-build.sh builds it from the source against the
 	# headers of the kernel linux-image-amd64 installs
 	linux-source-6.1 linux-headers-amd64
+	# NFS over RDMA and TCP in the guest (vm.nfs, bench/nfs_rdma_vs_tcp.sh):
+	# the guest runs the host's nfsd tools against its own kernel's nfsd,
+	# rpcrdma and sunrpc (tests/vm/nfs_setup.sh)
+	nfs-kernel-server nfs-common rpcbind
 	# validate JSON against schema/, render the SVG plots in the tests
 	python3-jsonschema librsvg2-bin
 	# --matrix: MPI launches the ranks (Open MPI; any MPI-3 works)

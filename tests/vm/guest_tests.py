@@ -17,6 +17,9 @@ Every test runs the real binary against a real server process on rxe0
     robust       issue 10 on verbs: the server's RDMA resources, descriptors
                  and memory after a hundred tests; a client SIGKILLed or
                  SIGSTOPped mid-test, SIGINT to the server, --max-memory
+    siw          Soft-iWARP (tests/vm/siw_tests.py)
+    nfs          -x file: on NFS mounted over RDMA and over TCP, beside
+                 -x rdma, in one table (tests/vm/nfs_tests.py)
 """
 import json
 import os
@@ -993,9 +996,16 @@ def siw(binary):
     return siw_tests.siw(binary)
 
 
+def nfs(binary):
+    """tests/vm/nfs_tests.py: the file transport on NFS over RDMA and
+    TCP (tests/vm/nfs_setup.sh)."""
+    import nfs_tests
+    return nfs_tests.nfs(binary)
+
+
 GROUPS = {"verbs_ops": verbs_ops, "verbs_sizes": verbs_sizes,
           "transports": transports, "streams": streams, "robust": robust,
-          "siw": siw}
+          "siw": siw, "nfs": nfs}
 
 
 def main():

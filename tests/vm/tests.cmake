@@ -22,7 +22,7 @@ add_test(NAME vm.verbs_smoke
 set_tests_properties(vm.verbs_smoke PROPERTIES
 	SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS vm RUN_SERIAL TRUE)
 
-foreach(group verbs_ops verbs_sizes transports streams robust siw)
+foreach(group verbs_ops verbs_sizes transports streams robust siw nfs)
 	add_test(NAME vm.${group}
 		COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/vm/run_group.sh
 			${group} $<TARGET_FILE:rdmaperf> 840)
