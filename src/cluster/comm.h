@@ -37,6 +37,10 @@ _Noreturn void rp_comm_abort(int code);
 int rp_comm_allgather(const void *mine, size_t len, void *all,
 		      uint64_t deadline_ns);
 
+/** rp_comm_bcast_int - rank 0's *@v to every rank (blocking). Return: 0
+ *  or -EIO. */
+int rp_comm_bcast_int(int *v);
+
 /** rp_comm_send - @len bytes to rank @to with @tag (blocking). Return: 0,
  *  -E2BIG (over INT_MAX) or -EIO. */
 int rp_comm_send(int to, int tag, const char *buf, size_t len);

@@ -79,6 +79,13 @@ int rp_comm_allgather(const void *mine, size_t len, void *all,
 	return wait_until(&req, deadline_ns);
 }
 
+int rp_comm_bcast_int(int *v)
+{
+	return MPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_SUCCESS
+		       ? 0
+		       : -EIO;
+}
+
 int rp_comm_send(int to, int tag, const char *buf, size_t len)
 {
 	if (len > INT_MAX)

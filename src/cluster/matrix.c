@@ -485,6 +485,10 @@ int rp_matrix_main(struct rp_config *cfg)
 	stop_server(&m);
 	if (!rc && m.comm.rank == 0)
 		rc = finish(&m);
+	/* every rank ends with rank 0's status: one that ends non-zero
+	 * first has the launcher abort the others, which may still be
+	 * tearing down (a sanitizer's leak check), and report their kill */
+	rp_comm_bcast_int(&rc);
 	cJSON_Delete(m.doc);
 	rp_plan_free(&m.plan);
 	free(m.all);

@@ -48,8 +48,11 @@ def mpi_env():
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
-    if env.get("ASAN_OPTIONS"):  # stacks that reach Open MPI's frames
-        env["ASAN_OPTIONS"] += ":fast_unwind_on_malloc=0"
+    if env.get("ASAN_OPTIONS"):
+        # stacks that reach Open MPI's frames (tests/sanitizer/lsan.supp);
+        # a smaller quarantine than ASan's 256 MiB a process, so that three
+        # ranks fit in the guest's memory (vm.transports)
+        env["ASAN_OPTIONS"] += ":fast_unwind_on_malloc=0:quarantine_size_mb=32"
     return env
 
 

@@ -255,8 +255,14 @@ def transports(binary):
         check_result(res[1], "tcp", "write", 256, 16, 200)
 
     tests = [("rdma,rsocket,tcp", three), ("-x all", all_here),
-             ("one transport fails", one_fails),
-             ("--matrix, 3 ranks, rdma,tcp", lambda b, s: matrix_case(b))]
+             ("one transport fails", one_fails)]
+    # The sanitizer suite runs the matrix's code under e2e.matrix on the
+    # host and the rdma transport's in every other case here; three
+    # sanitized ranks, their servers and Open MPI did not fit the guest
+    # (a rank killed, the job's exit 137), so the first suite alone runs it.
+    if not os.environ.get("ASAN_OPTIONS"):
+        tests.append(("--matrix, 3 ranks, rdma,tcp",
+                      lambda b, s: matrix_case(b)))
     for op in ("write", "read", "send"):
         tests.append(("rsocket %s" % op,
                       lambda b, s, o=op: rsocket_op(b, s, o)))
