@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * errno values the layers above use that a system's <errno.h> may lack
- * (Windows' C runtime has no EREMOTEIO, ESHUTDOWN, EUSERS, EMEDIUMTYPE). Numbers that
- * stay local: errno values never travel on the wire.
+ * (Windows' C runtime has no EREMOTEIO, ESHUTDOWN, EUSERS, EMEDIUMTYPE).
+ * Numbers that stay local: errno values never travel on the wire.
  */
 #ifndef RP_PLATFORM_ERRNOS_H
 #define RP_PLATFORM_ERRNOS_H

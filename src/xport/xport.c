@@ -48,20 +48,28 @@ const struct rp_xport_ops *rp_xport_find(const char *name)
 	return NULL;
 }
 
+const char *rp_op_mask_list(uint32_t mask, char *buf, size_t len)
+{
+	size_t n = 0;
+	int o;
+
+	buf[0] = '\0';
+	for (o = 0; o < RP_OP__COUNT && n < len; o++)
+		if (mask & RP_OP_BIT(o))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? ", " : "",
+					      rp_op_name((enum rp_op)o));
+	return buf;
+}
+
 int rp_xport_check_op(const struct rp_xport_ops *x, enum rp_op op,
 		      struct rp_err *why)
 {
-	char list[96] = "";
-	size_t len = 0;
-	int o;
+	char list[96];
 
 	if (x->op_mask & RP_OP_BIT(op))
 		return 0;
-	for (o = 0; o < RP_OP__COUNT && len < sizeof(list); o++)
-		if (x->op_mask & RP_OP_BIT(o))
-			len += (size_t)snprintf(list + len, sizeof(list) - len,
-						"%s%s", len ? ", " : "",
-						rp_op_name((enum rp_op)o));
+	rp_op_mask_list(x->op_mask, list, sizeof(list));
 	return rp_errf(why, -EOPNOTSUPP,
 		       "transport %s cannot do %s; it does %s", x->name,
 		       rp_op_name(op), list);

@@ -303,6 +303,10 @@ const struct rp_xport_ops *rp_xport_find(const char *name);
 int rp_xport_check_op(const struct rp_xport_ops *x, enum rp_op op,
 		      struct rp_err *why);
 
+/** rp_op_mask_list - the operations of @mask (RP_OP_BIT each) as
+ *  "write, read, send" into @buf of @len bytes; returns @buf. */
+const char *rp_op_mask_list(uint32_t mask, char *buf, size_t len);
+
 /** rp_xport_count / rp_xport_at - iterate over the registry. */
 size_t rp_xport_count(void);
 const struct rp_xport_ops *rp_xport_at(size_t i);

@@ -46,17 +46,11 @@ int rv_caps_check(struct ibv_context *ctx, uint8_t port, enum rp_op op,
 {
 	const char *kind;
 	uint32_t mask = rv_caps(ctx, port, &kind);
-	char list[96] = "";
-	size_t len = 0;
-	int o;
+	char list[96];
 
 	if (mask & RP_OP_BIT(op))
 		return 0;
-	for (o = 0; o < RP_OP__COUNT && len < sizeof(list); o++)
-		if (mask & RP_OP_BIT(o))
-			len += (size_t)snprintf(list + len, sizeof(list) - len,
-						"%s%s", len ? ", " : "",
-						rp_op_name((enum rp_op)o));
+	rp_op_mask_list(mask, list, sizeof(list));
 	return rp_errf(
 		why, -EOPNOTSUPP, "device %s (%s) cannot do %s; it does %s",
 		ibv_get_device_name(ctx->device), kind, rp_op_name(op), list);
