@@ -107,6 +107,15 @@ void rp_hist_record(struct rp_hist *h, uint64_t value)
 		h->max = value;
 }
 
+void rp_hist_stage_flush(struct rp_hist_stage *st, struct rp_hist *h)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->n; i++)
+		rp_hist_record(h, st->v[i]);
+	st->n = 0;
+}
+
 int rp_hist_merge(struct rp_hist *dst, const struct rp_hist *src)
 {
 	unsigned int i;

@@ -416,8 +416,10 @@ int rp_engine_latency(struct rp_engine_stream *es,
 {
 	struct rp_stream *s = es->s;
 	uint64_t i, t0, t1 = rp_clock_ns(), stall = stall_ns(o);
+	struct rp_hist_stage stage;
 	int err = 0;
 
+	stage.n = 0;
 	es->out.first_post_ns = t1;
 	for (i = 0; i < o->iterations && !interrupted(o); i++) {
 		t0 = rp_clock_ns();
@@ -426,8 +428,10 @@ int rp_engine_latency(struct rp_engine_stream *es,
 			break;
 		t1 = rp_clock_ns();
 		if (es->hist)
-			rp_hist_record(es->hist, t1 - t0);
+			rp_hist_stage_put(&stage, es->hist, t1 - t0);
 	}
+	if (es->hist)
+		rp_hist_stage_flush(&stage, es->hist);
 	es->out.messages = i;
 	es->out.last_done_ns = t1;
 	if (err == -ETIMEDOUT)

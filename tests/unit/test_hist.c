@@ -582,6 +582,38 @@ static void test_summary_scale(void **state)
 	assert_true(sm.max == 8 && sm.stddev == 9);
 }
 
+/* A stage records what rp_hist_record() would, once flushed: through
+ * full stages, a partial one, and an empty flush. */
+static void test_stage(void **state)
+{
+	uint64_t *v = gen_log_uniform(13, N_RAND);
+	struct rp_hist *direct, *staged;
+	struct rp_hist_stage st = { 0 };
+	size_t i, n = RP_HIST_STAGE * 5 + 7;
+
+	(void)state;
+	assert_int_equal(rp_hist_create(&direct), 0);
+	assert_int_equal(rp_hist_create(&staged), 0);
+	for (i = 0; i < n; i++) {
+		rp_hist_record(direct, v[i]);
+		rp_hist_stage_put(&st, staged, v[i]);
+	}
+	assert_int_equal(rp_hist_count(staged), RP_HIST_STAGE * 5);
+	rp_hist_stage_flush(&st, staged);
+	rp_hist_stage_flush(&st, staged);
+	assert_int_equal(st.n, 0);
+	assert_int_equal(rp_hist_count(staged), n);
+	assert_true(rp_hist_min(staged) == rp_hist_min(direct));
+	assert_true(rp_hist_max(staged) == rp_hist_max(direct));
+	assert_true(rp_hist_mean(staged) == rp_hist_mean(direct));
+	assert_true(rp_hist_stddev(staged) == rp_hist_stddev(direct));
+	assert_int_equal(rp_hist_percentile(staged, 99),
+			 rp_hist_percentile(direct, 99));
+	rp_hist_destroy(direct);
+	rp_hist_destroy(staged);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_pct_out_of_range),
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_summary_scale),
+		cmocka_unit_test(test_stage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
