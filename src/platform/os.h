@@ -7,6 +7,7 @@
 #ifndef RP_PLATFORM_OS_H
 #define RP_PLATFORM_OS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -64,5 +65,15 @@ int rp_os_open_read(const char *path);
  * Return: 0; -EINVAL when @fd is not a regular file; or -errno.
  */
 int rp_os_file_perm(int fd, unsigned int *perm);
+
+/**
+ * rp_os_flag_wait - sleep while *@flag is 0, at most @ms milliseconds; it
+ * may return early: look at the flag again. Linux: a futex, woken at once
+ * by rp_os_flag_wake(); elsewhere a nap of at most a millisecond.
+ */
+void rp_os_flag_wait(const atomic_int *flag, int ms);
+
+/** rp_os_flag_wake - wake every rp_os_flag_wait() on @flag; set it first. */
+void rp_os_flag_wake(atomic_int *flag);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "platform/cpu.h"
+#include "platform/os.h"
 #include "run/crew.h"
 
 struct crew_thread {
@@ -156,6 +157,7 @@ int rp_crew_start(struct rp_crew **out, enum rp_role role,
 void rp_crew_stop(struct rp_crew *c)
 {
 	atomic_store(&c->stop, 1);
+	rp_os_flag_wake(&c->stop); /* responders idle in rp_os_flag_wait */
 }
 
 bool rp_crew_failed(const struct rp_crew *c)

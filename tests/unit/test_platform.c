@@ -25,6 +25,7 @@
 #include "core/clock.h"
 #include "platform/cpu.h"
 #include "platform/net.h"
+#include "platform/os.h"
 #include "platform/wait.h"
 
 static int no_socket(int domain, int type, int protocol)
@@ -340,6 +341,48 @@ static void test_mem_node(void **state)
 	assert_true(rp_os_mem_node(NULL) < 0);
 }
 
+struct flag_waiter {
+	atomic_int flag;
+	atomic_int done;
+};
+
+static void *flag_waiter_main(void *arg)
+{
+	struct flag_waiter *w = arg;
+
+	while (!atomic_load(&w->flag))
+		rp_os_flag_wait(&w->flag, 10000);
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+/* A set flag returns at once; a waiter wakes when the flag is set and
+ * woken (on Linux long before its 10 s: the futex), and a wait on a
+ * clear flag with no waker ends by its timeout. */
+static void test_flag_wait(void **state)
+{
+	struct flag_waiter w = { 0 };
+	uint64_t t0 = rp_clock_ns();
+	pthread_t th;
+
+	(void)state;
+	rp_os_flag_wait(&w.flag, 50);
+	assert_true(rp_clock_ns() - t0 < 5 * RP_NS_PER_SEC);
+	atomic_store(&w.flag, 1);
+	t0 = rp_clock_ns();
+	rp_os_flag_wait(&w.flag, 10000);
+	assert_true(rp_clock_ns() - t0 < RP_NS_PER_SEC);
+	atomic_store(&w.flag, 0);
+	assert_int_equal(pthread_create(&th, NULL, flag_waiter_main, &w), 0);
+	usleep(20000);
+	t0 = rp_clock_ns();
+	atomic_store(&w.flag, 1);
+	rp_os_flag_wake(&w.flag);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(atomic_load(&w.done), 1);
+	assert_true(rp_clock_ns() - t0 < 5 * RP_NS_PER_SEC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_pin_self),
 		cmocka_unit_test(test_cpu_count),
 		cmocka_unit_test(test_mem_node),
+		cmocka_unit_test(test_flag_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
 
 #include "platform/os.h"
 
@@ -72,3 +80,31 @@ int rp_os_file_perm(int fd, unsigned int *perm)
 	*perm = (unsigned int)(st.st_mode & 07777);
 	return 0;
 }
+
+#if defined(__linux__)
+void rp_os_flag_wait(const atomic_int *flag, int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	if (!atomic_load(flag))
+		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+}
+
+void rp_os_flag_wake(atomic_int *flag)
+{
+	syscall(SYS_futex, flag, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+#else
+void rp_os_flag_wait(const atomic_int *flag, int ms)
+{
+	struct timespec ts = { 0, 1000000L };
+
+	if (!atomic_load(flag) && ms > 0)
+		nanosleep(&ts, NULL);
+}
+
+void rp_os_flag_wake(atomic_int *flag)
+{
+	(void)flag;
+}
+#endif

@@ -81,3 +81,16 @@ int rp_os_file_perm(int fd, unsigned int *perm)
 	*perm = 0600;
 	return 0;
 }
+
+/* A nap of at most a millisecond (WaitOnAddress would need Windows 8's
+ * synchronization library). */
+void rp_os_flag_wait(const atomic_int *flag, int ms)
+{
+	if (!atomic_load(flag) && ms > 0)
+		Sleep(1);
+}
+
+void rp_os_flag_wake(atomic_int *flag)
+{
+	(void)flag;
+}

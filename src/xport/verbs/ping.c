@@ -60,6 +60,62 @@ static int rv_ping_sleep(struct rv_stream *s, bool sent, bool got,
 	return rv_sleep(s, deadline_ns);
 }
 
+/* Spinning until the echo: only the echo is looked at on each turn (the
+ * marker byte, or the receive CQ); the operation's own completion and the
+ * deadline wait for it, or for every RV_SPIN_CHECK-th turn (a clock read
+ * per turn would delay noticing the echo by one). */
+static int rv_ping_spin(struct rv_stream *s, bool *sent, bool *got,
+			const volatile uint8_t *flag, uint8_t mark,
+			uint64_t deadline_ns)
+{
+	unsigned int spins = 0;
+	int ret;
+
+	while (!*got) {
+		if (flag)
+			*got = *flag == mark;
+		else if ((ret = rv_reap_one(s, s->rcq, got)))
+			return ret;
+		if (*got || ++spins % RV_SPIN_CHECK)
+			continue;
+		if (!*sent && (ret = rv_reap_one(s, s->scq, sent)))
+			return ret;
+		if (rp_clock_ns() >= deadline_ns)
+			return -ETIMEDOUT;
+	}
+	while (!*sent) {
+		if ((ret = rv_reap_one(s, s->scq, sent)))
+			return ret;
+		if (!*sent && !(++spins % RV_SPIN_CHECK) &&
+		    rp_clock_ns() >= deadline_ns)
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Asleep on the completion channel: wait for the operation (if not @sent)
+ * and the echo, re-arming as the CQs need. */
+static int rv_ping_events(struct rv_stream *s, bool *sent, bool *got,
+			  uint64_t deadline_ns)
+{
+	int ret;
+
+	for (;;) {
+		ret = *sent ? 0 : rv_reap_one(s, s->scq, sent);
+		if (!ret && !*got)
+			ret = rv_reap_one(s, s->rcq, got);
+		if (ret)
+			return ret;
+		if (*sent && *got)
+			return 0;
+		ret = rv_ping_sleep(s, *sent, *got, deadline_ns);
+		if (ret)
+			return ret;
+		if (rp_clock_ns() >= deadline_ns)
+			return -ETIMEDOUT;
+	}
+}
+
 /* Wait until the operation (if @signaled) and the echo (@recv, or @flag
  * showing @mark, when given) completed, or @deadline_ns. Spins unless the
  * stream has a completion channel and a completion is awaited (@flag is
@@ -68,32 +124,27 @@ static int rv_ping_wait(struct rv_stream *s, bool signaled, bool recv,
 			const volatile uint8_t *flag, uint8_t mark,
 			uint64_t deadline_ns)
 {
-	bool sent = !signaled, got = !recv;
+	bool sent = !signaled, got = !recv && !flag;
 	int ret;
 
-	for (;;) {
-		ret = sent ? 0 : rv_reap_one(s, s->scq, &sent);
-		if (!ret && !got)
-			ret = rv_reap_one(s, s->rcq, &got);
-		if (ret)
-			return ret;
-		if (sent && got && (!flag || *flag == mark))
-			return 0;
-		if (s->cchan && !flag)
-			ret = rv_ping_sleep(s, sent, got, deadline_ns);
-		if (ret && ret != -ETIMEDOUT)
-			return ret;
-		if (ret || rp_clock_ns() >= deadline_ns)
-			return rp_stream_fail(&s->base, -ETIMEDOUT,
-					      "ping-pong: no answer in time");
-	}
+	if (s->cchan && !flag)
+		ret = rv_ping_events(s, &sent, &got, deadline_ns);
+	else
+		ret = rv_ping_spin(s, &sent, &got, flag, mark, deadline_ns);
+	if (ret == -ETIMEDOUT)
+		return rp_stream_fail(&s->base, -ETIMEDOUT,
+				      "ping-pong: no answer in time");
+	return ret;
 }
 
-/* Post a ping; like perftest, only every RV_PING_SIGNAL-th asks for a
- * completion (the send queue must still be reaped): what is timed is the
- * echo, which implies the peer got ours, not a completion of our own. The
- * count runs across phases, so that at most RV_PING_SIGNAL - 1 unsignaled
- * requests ever wait in the send queue (sequence numbers restart). */
+/* Post a ping; every RV_PING_SIGNAL-th asks for a completion (the send
+ * queue must still be reaped): what is timed is the echo, which implies
+ * the peer got ours, not a completion of our own. The count runs across
+ * phases, so that at most RV_PING_SIGNAL - 1 unsignaled requests ever
+ * wait in the send queue (sequence numbers restart). RV_PING_SIGNAL is 1,
+ * as ib_write_lat signals every write: on Soft-RoCE an unsignaled write
+ * asks for no acknowledgement, and one in 16 signaled made the write
+ * ping-pong a little slower and noisier (bench/perftest_floor.sh). */
 static int rv_ping_post_some(struct rv_stream *s, struct ibv_send_wr *w,
 			     bool *signaled)
 {

@@ -23,14 +23,15 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "platform/os.h"
 #include "xport/verbs/verbs.h"
 
+/* Asleep until stop (a futex where there is one: a nap every millisecond
+ * would take a guest's CPU from the device's own work). */
 static void rv_idle(const atomic_int *stop)
 {
-	struct timespec ts = { .tv_nsec = RV_IDLE_NS };
-
 	while (!rv_stopped(stop))
-		nanosleep(&ts, NULL);
+		rp_os_flag_wait(stop, RV_IDLE_MAX_MS);
 }
 
 /* Nothing came: once nothing has for RP_LAT_IDLE_NS, the client has gone
@@ -172,8 +173,8 @@ static int rv_serve_batch(struct rv_stream *s, enum rp_phase phase,
 	int n, i, ret;
 
 	n = ibv_poll_cq(s->rcq, RV_BATCH, wc);
-	if (n < 0)
-		return rv_cq_failed(s);
+	if (n <= 0) /* nothing to repost, the echoes reaped next time */
+		return n < 0 ? rv_cq_failed(s) : 0;
 	for (i = 0; i < n; i++) {
 		ret = rv_serve_wc(s, phase, &wc[i], stop, st);
 		if (ret)
@@ -212,7 +213,7 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 {
 	struct pollfd *fds = NULL;
 	uint64_t since = 0;
-	unsigned int i;
+	unsigned int i, spins = 0;
 	int ret = 0;
 
 	for (i = 0; i < n; i++) { /* each phase numbers from 0 */
@@ -224,16 +225,21 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		if (!fds)
 			return rp_stream_fail(bs[0], -ENOMEM, "out of memory");
 	}
-	while (ret >= 0 && !rv_stopped(stop)) {
+	while (ret >= 0) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
 		if (ret > 0) {
 			since = 0;
 			rp_stream_active(bs[0]);
 		} else if (ret == 0 && fds) {
 			ret = rv_sleep_many(bs, n, fds);
-		} else if (ret == 0 && phase == RP_PHASE_LATENCY) {
-			rv_lat_idle(&since);
 		}
+		/* spinning: the stop flag and the clock every so often */
+		if (ret < 0 || (!fds && ++spins % RV_SPIN_CHECK))
+			continue;
+		if (rv_stopped(stop))
+			break;
+		if (ret == 0 && !fds && phase == RP_PHASE_LATENCY)
+			rv_lat_idle(&since);
 	}
 	while (ret >= 0) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
@@ -245,40 +251,62 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 }
 
 /* Write latency, one look at @s's marker: echo a new one. Return: 1 if
- * a ping came, 0 if not, or -errno. */
+ * a ping came, 0 if not, or -errno. Only the marker is read on the way to
+ * the echo; the echoes' completions are reaped between pings. */
 static int rv_watch_marker(struct rv_stream *s, const atomic_int *stop)
 {
 	uint8_t b = *(const volatile uint8_t *)(s->buf + s->size - 1);
-	int ret = 0, got = b != s->marker;
+	int ret;
 
-	if (got) {
-		s->marker = b;
-		rp_stream_active(&s->base);
-		ret = rv_echo(s, (uintptr_t)s->buf, (uint32_t)s->size, 0, stop);
-	}
-	if (!ret)
-		ret = rv_reap_echoes(s);
-	return ret ? ret : got;
+	if (b == s->marker)
+		return 0;
+	s->marker = b;
+	ret = rv_echo(s, (uintptr_t)s->buf, (uint32_t)s->size, 0, stop);
+	rp_stream_active(&s->base);
+	return ret ? ret : 1;
 }
 
-/* Write latency: spin over the streams' markers. Slot 0 is zero at the
- * start of a phase (rv_write_done): 0 means "no ping yet". */
+/* Between pings, every RV_SPIN_CHECK empty turns: reap the echoes, see
+ * whether the initiator went quiet. */
+static int rv_write_lat_pause(struct rp_stream *const *bs, unsigned int n,
+			      uint64_t *since)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = rv_reap_echoes(rv_of(bs[i]));
+		if (ret)
+			return ret;
+	}
+	rv_lat_idle(since);
+	return 0;
+}
+
+/* Write latency: spin over the streams' markers (perftest's responder
+ * spins on its one byte alone). Slot 0 is zero at the start of a phase
+ * (rv_write_done): 0 means "no ping yet". */
 static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
 			      const atomic_int *stop)
 {
 	uint64_t since = 0;
-	unsigned int i;
+	unsigned int i, spins = 0;
 	int ret = 0, got;
 
 	for (i = 0; i < n; i++)
 		rv_of(bs[i])->marker = 0;
-	while (ret >= 0 && !rv_stopped(stop)) {
+	while (ret >= 0) {
 		for (i = 0, got = 0; ret >= 0 && i < n; i++)
 			got |= ret = rv_watch_marker(rv_of(bs[i]), stop);
-		if (got > 0)
+		if (got > 0) {
 			since = 0;
-		else if (ret >= 0)
-			rv_lat_idle(&since);
+			continue;
+		}
+		if (ret < 0 || ++spins % RV_SPIN_CHECK)
+			continue;
+		if (rv_stopped(stop))
+			break;
+		ret = rv_write_lat_pause(bs, n, &since);
 	}
 	return ret < 0 ? ret : 0;
 }
