@@ -15,6 +15,7 @@
 
 struct rp_clock_state rp_clock_st;
 static double clock_hz = 1e9;
+static bool clock_forced; /* RP_CLOCK=tsc: the checks were skipped */
 
 static const char *const names[] = {
 	[RP_CLOCK_MONOTONIC] = "monotonic",
@@ -43,20 +44,25 @@ static void pair(uint64_t *count, uint64_t *ns)
 }
 
 /* Whether the counter runs at a constant rate, and @hz when it is known
- * without measuring (0: measure it). */
-static bool counter_usable(enum rp_clock_source src, double *hz)
+ * without measuring (0: measure it). @force: the TSC whatever CPUID and the
+ * kernel say of it. */
+static bool counter_usable(enum rp_clock_source src, bool force, double *hz)
 {
 	*hz = 0;
 #if defined(__x86_64__)
 	unsigned int a, b, c, d;
 
-	if (src != RP_CLOCK_TSC || !__get_cpuid(0x80000007, &a, &b, &c, &d) ||
-	    !(d & (1u << 8)))
+	if (src != RP_CLOCK_TSC)
+		return false;
+	if (force)
+		return true;
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
 		return false;
 	return rp_os_tsc_trusted();
 #else
 	uint64_t f;
 
+	(void)force;
 	if (src != RP_CLOCK_CNTVCT)
 		return false;
 	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
@@ -80,17 +86,18 @@ static double measure_hz(uint64_t *count0, uint64_t *ns0)
 	return (double)(c1 - *count0) * 1e9 / (double)(n1 - *ns0);
 }
 
-int rp_clock_use(enum rp_clock_source src)
+static int clock_use(enum rp_clock_source src, bool force)
 {
 	struct rp_clock_state st = { .source = src };
 	double hz;
 
+	clock_forced = false;
 	if (src == RP_CLOCK_MONOTONIC) {
 		rp_clock_st = st;
 		clock_hz = 1e9;
 		return 0;
 	}
-	if (!counter_usable(src, &hz))
+	if (!counter_usable(src, force, &hz))
 		return -ENOTSUP;
 	if (hz)
 		pair(&st.count0, &st.ns0);
@@ -101,17 +108,34 @@ int rp_clock_use(enum rp_clock_source src)
 	st.mult = (uint64_t)(1e9 * 4294967296.0 / hz + 0.5);
 	rp_clock_st = st;
 	clock_hz = hz;
+	clock_forced = force;
 	return 0;
 }
 #else
-int rp_clock_use(enum rp_clock_source src)
+static int clock_use(enum rp_clock_source src, bool force)
 {
+	(void)force;
 	if (src != RP_CLOCK_MONOTONIC)
 		return -ENOTSUP;
 	rp_clock_st = (struct rp_clock_state){ .source = src };
 	return 0;
 }
 #endif
+
+int rp_clock_use(enum rp_clock_source src)
+{
+	return clock_use(src, false);
+}
+
+int rp_clock_force_tsc(void)
+{
+	return clock_use(RP_CLOCK_TSC, true);
+}
+
+bool rp_clock_forced(void)
+{
+	return clock_forced;
+}
 
 void rp_clock_init(void)
 {
@@ -122,6 +146,8 @@ void rp_clock_init(void)
 		return;
 	done = true;
 	if (env && !strcmp(env, "monotonic"))
+		return;
+	if (env && !strcmp(env, "tsc") && !rp_clock_force_tsc())
 		return;
 #if defined(__x86_64__)
 	rp_clock_use(RP_CLOCK_TSC);

@@ -5,11 +5,16 @@
  * it (Linux: the clocksource is "tsc"), rated against CLOCK_MONOTONIC over
  * RP_CLOCK_CALIBRATE_NS; arm64's virtual counter at the rate cntfrq_el0
  * gives; else CLOCK_MONOTONIC itself. RP_CLOCK=monotonic in the
- * environment keeps CLOCK_MONOTONIC.
+ * environment keeps CLOCK_MONOTONIC; RP_CLOCK=tsc takes x86-64's TSC even
+ * where CPUID does not call it invariant or the kernel does not keep time
+ * by it (perftest's assumption: a virtual machine whose TSC the kernel
+ * gave up on, where clock_gettime is a system call), and says so
+ * (rp_clock_forced).
  */
 #ifndef RP_PLATFORM_CLOCK_H
 #define RP_PLATFORM_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/clock.h"
@@ -23,6 +28,14 @@ void rp_clock_init(void);
 /** rp_clock_use - use @src (calibrating it) if this host can; for tests
  *  and for RP_CLOCK. Return: 0, or -ENOTSUP (the clock stays as it was). */
 int rp_clock_use(enum rp_clock_source src);
+
+/** rp_clock_force_tsc - use x86-64's TSC, rated against CLOCK_MONOTONIC,
+ *  without the checks rp_clock_use() makes. Return: 0, or -ENOTSUP (not
+ *  x86-64, or the rate made no sense). */
+int rp_clock_force_tsc(void);
+
+/** rp_clock_forced - the clock in use is the TSC taken unchecked. */
+bool rp_clock_forced(void);
 
 /** rp_clock_source_name - "tsc", "cntvct", "monotonic". */
 const char *rp_clock_source_name(void);

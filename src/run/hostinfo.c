@@ -34,6 +34,8 @@ static cJSON *clock_info(void)
 		return NULL;
 	cJSON_AddStringToObject(j, "source", rp_clock_source_name());
 	cJSON_AddNumberToObject(j, "hz", rp_clock_hz());
+	if (rp_clock_forced())
+		cJSON_AddBoolToObject(j, "unchecked", 1);
 	return j;
 }
 

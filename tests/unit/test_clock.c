@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -106,12 +107,42 @@ static void test_wrong_counter(void **state)
 	assert_string_equal(rp_clock_source_name(), "monotonic");
 }
 
+/* RP_CLOCK=tsc: x86-64 takes the TSC unchecked and says so; elsewhere it
+ * is refused, the clock left alone. Going back clears the mark. */
+static void test_forced_tsc(void **state)
+{
+#if defined(__x86_64__)
+	const bool x86_64 = true;
+#else
+	const bool x86_64 = false;
+#endif
+	uint64_t a, b;
+
+	(void)state;
+	assert_int_equal(rp_clock_use(RP_CLOCK_MONOTONIC), 0);
+	if (!x86_64) {
+		assert_int_equal(rp_clock_force_tsc(), -ENOTSUP);
+		assert_false(rp_clock_forced());
+		assert_string_equal(rp_clock_source_name(), "monotonic");
+		return;
+	}
+	assert_int_equal(rp_clock_force_tsc(), 0);
+	assert_true(rp_clock_forced());
+	assert_string_equal(rp_clock_source_name(), "tsc");
+	a = rp_clock_ns();
+	b = rp_clock_mono_ns();
+	assert_true(a < b + 50 * RP_NS_PER_MS && b < a + 50 * RP_NS_PER_MS);
+	assert_int_equal(rp_clock_use(RP_CLOCK_MONOTONIC), 0);
+	assert_false(rp_clock_forced());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_monotonic),
 		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_wrong_counter),
+		cmocka_unit_test(test_forced_tsc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
