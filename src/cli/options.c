@@ -266,6 +266,8 @@ static const struct opt opts[] = {
 	  "skip the throughput phase" },
 	{ "verify", O_VERIFY, 0, rp_cli_o_verify, NULL,
 	  "receiver checks the payload of every message" },
+	{ "zerocopy", 'Z', 0, rp_cli_o_zerocopy, NULL,
+	  "tcp: send messages of 16K or more with MSG_ZEROCOPY" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },
 	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },

@@ -12,6 +12,7 @@
 #include "cli/parse.h"
 #include "core/cidr.h"
 #include "core/sweep.h"
+#include "platform/sock.h"
 #include "xport/xport.h"
 
 int rp_cli_bad(struct parse *p, const char *fmt, ...)
@@ -131,6 +132,34 @@ static int check_ops(struct parse *p)
 	return 0;
 }
 
+/* --zerocopy: the kernel's TCP on a system with MSG_ZEROCOPY, without
+ * --verify (it rewrites payloads the kernel may still be sending). */
+static int check_zerocopy(struct parse *p)
+{
+	const struct rp_config *c = p->cfg;
+	size_t i;
+
+	if (!c->spec.zerocopy)
+		return 0;
+	if (!rp_net_zc_built())
+		return rp_cli_bad(p, "--zerocopy: this system has no "
+				     "MSG_ZEROCOPY (Linux 4.14 or later)");
+	for (i = 0; i < c->n_transports; i++)
+		if (strcmp(c->transports[i], "tcp"))
+			return rp_cli_bad(p,
+					  "--zerocopy: TCP's MSG_ZEROCOPY, "
+					  "for -x tcp only, not %s%s",
+					  c->transports[i],
+					  c->transport_defaulted
+						  ? " (the default): add -x tcp"
+						  : "");
+	if (c->spec.verify)
+		return rp_cli_bad(p, "--zerocopy and --verify are exclusive: "
+				     "--verify rewrites payloads the kernel "
+				     "may still be sending");
+	return 0;
+}
+
 /* Turn what was said into the spec the server receives. */
 static int finish_spec(struct parse *p)
 {
@@ -152,6 +181,8 @@ static int finish_spec(struct parse *p)
 	}
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->transports[0]);
+	if (check_zerocopy(p))
+		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);
 	return check_ops(p);

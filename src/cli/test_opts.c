@@ -159,3 +159,10 @@ int rp_cli_o_verify(struct parse *p, const char *arg)
 	p->cfg->spec.verify = true;
 	return 0;
 }
+
+int rp_cli_o_zerocopy(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->spec.zerocopy = true;
+	return 0;
+}

@@ -171,6 +171,25 @@ static int validate_bandwidth(const struct rp_spec *s, char *err, size_t errlen)
 			   RP_SPEC_MAX_DURATION_NS, " ns", err, errlen);
 }
 
+/* MSG_ZEROCOPY is the kernel's TCP; --verify would rewrite a message's
+ * pages while the kernel may still send from them. */
+static int validate_zerocopy(const struct rp_spec *s, char *err, size_t errlen)
+{
+	if (!s->zerocopy)
+		return 0;
+	if (strcmp(s->transport, "tcp"))
+		return rp_spec_errf(err, errlen,
+				    "zerocopy is for the tcp transport only, "
+				    "not %.*s",
+				    RP_SPEC_NAME_LEN, s->transport);
+	if (s->verify)
+		return rp_spec_errf(err, errlen,
+				    "zerocopy and verify together: verify "
+				    "rewrites payloads the kernel may still "
+				    "be sending");
+	return 0;
+}
+
 static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 {
 	if (s->threads < 1 || s->threads > RP_SPEC_MAX_THREADS ||
@@ -191,7 +210,7 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	    check_count("post_list", s->post_list, 0, s->queue_depth,
 			" (the queue depth)", err, errlen))
 		return -EINVAL;
-	return 0;
+	return validate_zerocopy(s, err, errlen);
 }
 
 static int validate_phases(const struct rp_spec *s, char *err, size_t errlen)

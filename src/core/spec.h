@@ -65,6 +65,9 @@ struct rp_spec {
 	/* Work requests per post call (verbs); 0: as many as there is room
 	 * for. */
 	uint32_t post_list;
+	/* --zerocopy (tcp): the side that sends messages sends those of at
+	 * least RP_ZC_MIN_BYTES with MSG_ZEROCOPY where the kernel can. */
+	bool zerocopy;
 };
 
 /** rp_spec_signal - operations per signaled completion at the spec's

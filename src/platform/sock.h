@@ -30,6 +30,7 @@ typedef ULONG rp_nfds_t;
 #define RP_SOCK_INVALID INVALID_SOCKET
 #define RP_MSG_DONTWAIT 0
 #define RP_MSG_NOSIGNAL 0
+#define RP_MSG_ZEROCOPY 0 /* none: rp_net_zc_enable says so */
 /* getaddrinfo() results Windows never returns */
 #define RP_EAI_SYSTEM	(-0x7ff1)
 #define RP_EAI_OVERFLOW (-0x7ff2)
@@ -51,6 +52,11 @@ typedef nfds_t rp_nfds_t;
 #define RP_SOCK_INVALID (-1)
 #define RP_MSG_DONTWAIT MSG_DONTWAIT
 #define RP_MSG_NOSIGNAL MSG_NOSIGNAL
+#ifdef MSG_ZEROCOPY
+#define RP_MSG_ZEROCOPY MSG_ZEROCOPY
+#else
+#define RP_MSG_ZEROCOPY 0 /* none: rp_net_zc_enable says so */
+#endif
 #define RP_EAI_SYSTEM	EAI_SYSTEM
 #define RP_EAI_OVERFLOW EAI_OVERFLOW
 #endif
@@ -108,5 +114,30 @@ int rp_poll(struct pollfd *fds, rp_nfds_t n, int timeout_ms);
  * next intended start. Return: as poll(2).
  */
 int rp_poll_ns(struct pollfd *fds, rp_nfds_t n, uint64_t timeout_ns);
+
+/**
+ * rp_net_zc_built - whether this build can send with MSG_ZEROCOPY at all
+ * (Linux headers of 4.14 or later); the running kernel may still refuse
+ * (rp_net_zc_enable).
+ */
+bool rp_net_zc_built(void);
+
+/**
+ * rp_net_zc_enable - set SO_ZEROCOPY on kernel socket @fd, so that sends
+ * flagged RP_MSG_ZEROCOPY pin the caller's pages instead of copying them.
+ * Return: 0, or -errno (-EOPNOTSUPP where the build has none; a kernel
+ * before 4.14 answers -ENOPROTOOPT).
+ */
+int rp_net_zc_enable(rp_sock_t fd);
+
+/**
+ * rp_net_zc_reap - take one notification of zero-copy sends off @fd's
+ * error queue (recvmsg with MSG_ERRQUEUE): the send calls *@lo..*@hi
+ * (inclusive, numbered modulo 2^32 from 0) are done, *@copied when the
+ * kernel copied them anyway (SO_EE_CODE_ZEROCOPY_COPIED).
+ * Return: 1 and the range; 0 when the queue holds no notification;
+ * -errno. Other entries of the queue are taken and passed over.
+ */
+int rp_net_zc_reap(rp_sock_t fd, uint32_t *lo, uint32_t *hi, bool *copied);
 
 #endif

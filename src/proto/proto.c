@@ -289,7 +289,8 @@ cJSON *rp_proto_spec_encode(const struct rp_spec *s)
 	    !cJSON_AddStringToObject(o, "wait", rp_wait_name(s->wait)) ||
 	    !cJSON_AddNumberToObject(o, "rate", (double)s->rate) ||
 	    !cJSON_AddNumberToObject(o, "signal", s->signal) ||
-	    !cJSON_AddNumberToObject(o, "post_list", s->post_list)) {
+	    !cJSON_AddNumberToObject(o, "post_list", s->post_list) ||
+	    (s->zerocopy && !cJSON_AddTrueToObject(o, "zerocopy"))) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -458,7 +459,8 @@ static int get_u32_or(const cJSON *obj, const char *key, uint32_t dflt,
 }
 
 /* Fields of protocol 1.1: streams, threads, bidir, wait; rate, signal,
- * post_list (0 when absent: a client that predates them). */
+ * post_list (0 when absent: a client that predates them); zerocopy (sent
+ * only when true). */
 static int get_run_fields(const cJSON *obj, struct rp_spec *s, char *err,
 			  size_t errlen)
 {
@@ -475,6 +477,9 @@ static int get_run_fields(const cJSON *obj, struct rp_spec *s, char *err,
 		return -EINVAL;
 	if (cJSON_GetObjectItemCaseSensitive(obj, "bidir") &&
 	    get_bool(obj, "bidir", &s->bidir, err, errlen))
+		return -EINVAL;
+	if (cJSON_GetObjectItemCaseSensitive(obj, "zerocopy") &&
+	    get_bool(obj, "zerocopy", &s->zerocopy, err, errlen))
 		return -EINVAL;
 	if (cJSON_GetObjectItemCaseSensitive(obj, "wait") &&
 	    get_string(obj, "wait", &wait, err, errlen))

@@ -34,6 +34,10 @@
  * Protocol 2.0 (1.x had one stream) added spec.streams, threads, bidir and
  * wait (a spec without them means one stream, busy), the STREAMS arrays
  * and START's point; a 1.x peer is told "unsupported protocol version".
+ * spec.zerocopy (--zerocopy) is sent only when true; a server that
+ * predates it ignores it, sends copied, and its DONE then lacks the
+ * "zerocopy" counts {issued, sends, copied} over the test that a newer
+ * one reports.
  *
  * With --auth-key (proto/auth.h) HELLO becomes a mutual proof before the
  * server says anything about its host:

@@ -71,6 +71,8 @@ cJSON *rp_report_config_json(const struct rp_config *cfg)
 	cJSON_AddBoolToObject(c, "latency", sp->latency);
 	cJSON_AddBoolToObject(c, "bandwidth", sp->bandwidth);
 	cJSON_AddBoolToObject(c, "verify", sp->verify);
+	if (sp->zerocopy)
+		cJSON_AddTrueToObject(c, "zerocopy");
 	transports_json(cfg, c);
 	cJSON_AddNumberToObject(c, "duration_s", (double)sp->duration_ns / 1e9);
 	cJSON_AddStringToObject(c, "server", cfg->host ? cfg->host : "");
@@ -137,6 +139,26 @@ static cJSON *cpu_json(const struct rp_result *r)
 	rp_report_add_or_null(cpu, "server", r->server.present,
 			      side_json(&r->server));
 	return cpu;
+}
+
+/* --zerocopy: both sides' zero-copy sends over the point and their sum;
+ * "copied" of them the kernel copied anyway (always so on loopback). */
+static cJSON *zerocopy_json(const struct rp_result *r)
+{
+	cJSON *z = cJSON_CreateObject();
+	struct rp_zc_count sum = r->client.zc;
+
+	if (!z)
+		return NULL;
+	if (r->server.has_zc)
+		rp_zc_add(&sum, &r->server.zc);
+	cJSON_AddNumberToObject(z, "min_size", RP_ZC_MIN_BYTES);
+	rp_report_num(z, "sends", (double)sum.sends);
+	rp_report_num(z, "copied", (double)sum.copied);
+	cJSON_AddItemToObject(z, "client", rp_zc_to_json(&r->client.zc));
+	rp_report_add_or_null(z, "server", r->server.has_zc,
+			      rp_zc_to_json(&r->server.zc));
+	return z;
 }
 
 static cJSON *error_json(const struct rp_result *r)
@@ -218,6 +240,8 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 	rp_report_intervals_json(r, o);
 	cJSON_AddItemToObject(o, "directions", rp_report_directions_json(r));
 	rp_report_add_or_null(o, "cpu", r->has_bandwidth, cpu_json(r));
+	if (r->spec.zerocopy)
+		cJSON_AddItemToObject(o, "zerocopy", zerocopy_json(r));
 	info_json(r, o);
 	if (r->interrupted) {
 		cJSON_AddTrueToObject(o, "interrupted");

@@ -305,6 +305,7 @@ static int config_read(const struct rp_loader *l, const cJSON *c,
 	sp->latency = rp_load_bool(c, "latency");
 	sp->bandwidth = rp_load_bool(c, "bandwidth");
 	sp->verify = rp_load_bool(c, "verify");
+	sp->zerocopy = rp_load_bool(c, "zerocopy");
 	cfg->iterations_defaulted = rp_load_bool(c, "iterations_defaulted");
 	rp_load_str(c, "server", doc->host, sizeof(doc->host));
 	cfg->port = (uint16_t)rp_load_u64(c, "port", UINT16_MAX);

@@ -259,6 +259,18 @@ static void side_read(const cJSON *o, struct rp_side *s)
 	s->verify_errors = rp_load_u64(o, "verify_errors", RP_JSON_MAX_EXACT);
 }
 
+/* --zerocopy: each side's counts (json.c zerocopy_json). */
+static void zerocopy_read(const cJSON *z, struct rp_result *r)
+{
+	if (!cJSON_IsObject(z))
+		return;
+	r->spec.zerocopy = true;
+	r->client.has_zc = cJSON_IsObject(rp_load_get(z, "client"));
+	r->server.has_zc = cJSON_IsObject(rp_load_get(z, "server"));
+	rp_zc_from_json(rp_load_get(z, "client"), &r->client.zc);
+	rp_zc_from_json(rp_load_get(z, "server"), &r->server.zc);
+}
+
 /* A side's transport information: every stream's ("X_streams"), else the
  * one object ("X_transport") as it was: what the writer prints again. */
 static int info_read(const cJSON *o, const char *one, const char *all,
@@ -352,6 +364,7 @@ int rp_load_result(const struct rp_loader *l, const cJSON *o,
 		return err;
 	side_read(rp_load_get(cpu, "client"), &r->client);
 	side_read(rp_load_get(cpu, "server"), &r->server);
+	zerocopy_read(rp_load_get(o, "zerocopy"), r);
 	if (info_read(o, "client_transport", "client_streams",
 		      &r->client_info) ||
 	    info_read(o, "server_transport", "server_streams", &r->server_info))

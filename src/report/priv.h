@@ -110,6 +110,11 @@ void rp_report_server_line(FILE *f, const struct rp_config *cfg,
 /** rp_report_text_streams - per-direction and per-stream lines of @r. */
 void rp_report_text_streams(FILE *f, const struct rp_result *r);
 
+/** rp_report_text_zerocopy - --zerocopy: one line, the zero-copy sends of
+ *  the @n results (both sides) and how many the kernel copied anyway;
+ *  nothing when it was off. */
+void rp_report_text_zerocopy(FILE *f, const struct rp_result *res, size_t n);
+
 /** rp_report_text_cpu - the CPU lines of one side. */
 void rp_report_text_cpu(FILE *f, const char *name, const struct rp_side *s);
 

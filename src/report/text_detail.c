@@ -180,3 +180,30 @@ void rp_report_text_numa(FILE *f, const struct rp_result *r)
 	numa_side(f, "server", r->server_info);
 	fputc('\n', f);
 }
+
+void rp_report_text_zerocopy(FILE *f, const struct rp_result *res, size_t n)
+{
+	struct rp_zc_count z = { 0 };
+	bool on = false, small = false, failed = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!res[i].spec.zerocopy)
+			continue;
+		on = true;
+		failed |= res[i].failed;
+		small |= res[i].spec.size_bytes < RP_ZC_MIN_BYTES;
+		rp_zc_add(&z, &res[i].client.zc);
+		if (res[i].server.has_zc)
+			rp_zc_add(&z, &res[i].server.zc);
+	}
+	if (!on || (failed && !z.issued))
+		return; /* it never got as far as sending */
+	fprintf(f,
+		"  zerocopy     %llu sends notified, %llu of them copied by "
+		"the kernel anyway%s%s\n",
+		(unsigned long long)z.sends, (unsigned long long)z.copied,
+		z.sends && z.copied == z.sends ? " (no zero copy: loopback?)"
+					       : "",
+		small ? "; messages under 16 KiB go copied" : "");
+}

@@ -22,6 +22,8 @@ struct client {
 	struct rp_hist *scratch;      /* merges, the latency phase */
 	struct rp_ticker *tick;	      /* n_fwd with -i or progress, or NULL */
 	uint64_t verify_seen;	      /* verify_errors before this point */
+	/* --zerocopy: both sides' counts before this point */
+	struct rp_zc_count zc_seen, zc_server_seen;
 };
 
 /* A local transport (-x file:PATH) runs without a server: no control

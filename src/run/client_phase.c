@@ -113,7 +113,7 @@ static int phase_failed(struct client *c, enum rp_phase p, int err,
 
 static void server_side(const cJSON *done, struct rp_side *side)
 {
-	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(done, "cpu");
+	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(done, "cpu"), *zc;
 
 	if (!done)
 		return; /* no server: a local transport */
@@ -122,6 +122,9 @@ static void server_side(const cJSON *done, struct rp_side *side)
 	side->bytes = rp_json_u64_or(done, "bytes", 0);
 	side->verify_errors = rp_json_u64_or(done, "verify_errors", 0);
 	rp_cpu_usage_from_json(cpu, &side->cpu);
+	zc = cJSON_GetObjectItemCaseSensitive(done, "zerocopy");
+	side->has_zc = cJSON_IsObject(zc);
+	rp_zc_from_json(zc, &side->zc);
 }
 
 /* Ping-pong phase on the first stream: the statistics of rtt/2 for the
@@ -459,6 +462,26 @@ static int check_verify(struct client *c)
 	return 0;
 }
 
+/* --zerocopy: what this point added to both ends' counts (the server's
+ * DONE holds its counts over the test). */
+static void count_zerocopy(struct client *c)
+{
+	struct rp_result *r = c->res;
+	struct rp_zc_count now;
+
+	if (!r->spec.zerocopy || !c->ops->zerocopy)
+		return;
+	rp_streams_zerocopy(c->streams, c->n_fwd + c->n_rev, &now);
+	r->client.has_zc = true;
+	r->client.zc = rp_zc_sub(&now, &c->zc_seen);
+	c->zc_seen = now;
+	if (!r->server.has_zc)
+		return;
+	now = r->server.zc;
+	r->server.zc = rp_zc_sub(&now, &c->zc_server_seen);
+	c->zc_server_seen = now;
+}
+
 /* Interrupted (SIGINT) while phase @p ran or ended: this point keeps
  * what it measured and says in which phase it stopped; the sweep ends. */
 static bool stopped(struct client *c, enum rp_phase p)
@@ -489,6 +512,8 @@ int client_run_point(struct client *c)
 	}
 	if (!err && sp->bandwidth)
 		err = run_bandwidth(c);
+	if (!err)
+		count_zerocopy(c);
 	if (!err)
 		err = check_verify(c);
 	if (!err)

@@ -62,6 +62,19 @@ int rp_streams_set_point(struct rp_stream *const *s, unsigned int n,
 	return 0;
 }
 
+void rp_streams_zerocopy(struct rp_stream *const *s, unsigned int n,
+			 struct rp_zc_count *out)
+{
+	struct rp_zc_count one;
+	unsigned int i;
+
+	*out = (struct rp_zc_count){ 0 };
+	for (i = 0; i < n && s[i]->ops->zerocopy; i++) {
+		s[i]->ops->zerocopy(s[i], &one);
+		rp_zc_add(out, &one);
+	}
+}
+
 struct bw_state {
 	struct rp_engine_stream *es;
 	uint64_t *post_ns; /* post time of op seq, at seq % window */

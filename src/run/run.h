@@ -134,6 +134,11 @@ struct rp_side {
 	uint64_t messages;
 	uint64_t bytes;
 	uint64_t verify_errors;
+	/* --zerocopy: this side's zero-copy sends over the point (issued,
+	 * notified, copied by the kernel anyway), if it reported them (a
+	 * server older than --zerocopy does not) */
+	bool has_zc;
+	struct rp_zc_count zc;
 };
 
 /** What a set of operations did: one stream, a direction, a whole test. */
@@ -392,6 +397,14 @@ int rp_engine_latency(struct rp_engine_stream *es,
 int rp_streams_set_point(struct rp_stream *const *s, unsigned int n,
 			 uint64_t size_bytes, uint32_t depth,
 			 struct rp_stream **failed);
+
+/**
+ * rp_streams_zerocopy - the zero-copy sends (--zerocopy) of the @n streams
+ * of one side over their lives, summed into *@out; all zero where the
+ * transport has none.
+ */
+void rp_streams_zerocopy(struct rp_stream *const *s, unsigned int n,
+			 struct rp_zc_count *out);
 
 /** rp_phase_name - "warmup", "latency", "bandwidth". */
 const char *rp_phase_name(enum rp_phase p);

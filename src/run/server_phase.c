@@ -268,6 +268,17 @@ static void phase_cpu(const struct session *s, struct phase *p, uint64_t bytes)
 		rp_cpu_usage_own_threads(u, bytes);
 }
 
+/* --zerocopy: every stream's zero-copy sends so far, into @b. */
+static void zerocopy_json(struct session *s, cJSON *b)
+{
+	struct rp_zc_count sum;
+
+	if (!s->spec.zerocopy || !s->ops->zerocopy)
+		return;
+	rp_streams_zerocopy(s->streams, s->n_fwd + s->n_rev, &sum);
+	cJSON_AddItemToObject(b, "zerocopy", rp_zc_to_json(&sum));
+}
+
 /* DONE: what the responders saw, the CPU, and under --bidir the server's
  * own direction. */
 static cJSON *done_body(struct session *s, struct phase *p)
@@ -298,6 +309,7 @@ static cJSON *done_body(struct session *s, struct phase *p)
 	cJSON_AddNumberToObject(b, "messages", (double)sum.messages);
 	cJSON_AddNumberToObject(b, "bytes", (double)sum.bytes);
 	cJSON_AddNumberToObject(b, "verify_errors", (double)sum.verify_errors);
+	zerocopy_json(s, b);
 	c = cJSON_AddObjectToObject(b, "cpu");
 	if (c)
 		rp_cpu_usage_to_json(&p->cpu, c);

@@ -74,6 +74,7 @@
 
 #include "core/err.h"
 #include "core/spec.h"
+#include "core/zc.h"
 #include "platform/wait.h"
 
 /* The struct that embeds @member at @ptr (rdma-core's container_of). */
@@ -250,6 +251,10 @@ struct rp_xport_ops {
 	rp_poll_fn wait_poll;
 	/** Initiator: after a phase, errors found by --verify on this side. */
 	uint64_t (*verify_errors)(struct rp_stream *s);
+	/** Optional (NULL: never zero copy), either side, between phases:
+	 *  the stream's zero-copy sends (--zerocopy) over its life, after
+	 *  taking the notifications that have come. */
+	void (*zerocopy)(struct rp_stream *s, struct rp_zc_count *out);
 	/** Either side: disconnect cleanly and free; NULL ok. */
 	void (*close)(struct rp_stream *s);
 	/** Optional (NULL: 127.0.0.1 serves): an address of this host that

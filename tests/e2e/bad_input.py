@@ -63,7 +63,7 @@ CASES = [
      ["--no-latency", "--no-bandwidth"]),
     ("mtu 300", base() + ["--mtu", "300"], ["--mtu"]),
     ("unknown long flag", base() + ["--bogus"], ["--bogus"]),
-    ("unknown short flag", base() + ["-Z"], ["-Z"]),
+    ("unknown short flag", base() + ["-Y"], ["-Y"]),
     ("stray argument", base() + ["stray"], ["'stray'"]),
     # an operation the transport cannot do: refused before anything runs
     ("fetch_add over tcp", base() + ["-x", "tcp", "-o", "fetch_add"],

@@ -28,6 +28,7 @@ set(RP_E2E_TESTS
 	load 300
 	matrix 300
 	file 120
+	zerocopy 180
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

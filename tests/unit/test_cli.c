@@ -206,6 +206,18 @@ static void test_short_long_same(void **state)
 	assert_int_equal(cfg_a.spec.op, RP_OP_SEND);
 }
 
+/* -Z/--zerocopy sets the spec's flag (refusals: the bad-input table). */
+static void test_zerocopy(void **state)
+{
+	(void)state;
+	if (!rp_net_zc_built())
+		skip();
+	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp", "-S", "64K", "-Z"));
+	assert_true(cfg_a.spec.zerocopy);
+	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp"));
+	assert_false(cfg_a.spec.zerocopy);
+}
+
 static void test_other_flags(void **state)
 {
 	/* write_imm needs rdma, the default transport where it is built in */
@@ -318,7 +330,11 @@ static const struct bad_case bad_cases[] = {
 	{ { "-c", "-a", "h", "-S", "1G", "-q", "4" }, { "-S/--size", "-q" } },
 	{ { "-c", "-a", "h", "-S" }, { "-S/--size", "value" } },
 	{ { "-c", "-a", "h", "--warmup" }, { "--warmup", "value" } },
-	{ { "-c", "-a", "h", "-Z" }, { "unknown", "-Z" } },
+	{ { "-c", "-a", "h", "-Y" }, { "unknown", "-Y" } },
+	{ { "-c", "-a", "h", "-x", "rsocket", "-Z" },
+	  { "--zerocopy", "rsocket" } },
+	{ { "-c", "-a", "h", "-x", "tcp", "--zerocopy", "--verify" },
+	  { "--zerocopy", "--verify" } },
 	{ { "-c", "-a", "h", "--bogus" }, { "unknown", "--bogus" } },
 	{ { "-c", "-a", "h", "stray" }, { "unexpected", "stray" } },
 	{ { "-c", "-a", "h", "-S", "4K-2K" }, { "-S/--size", "descends" } },
@@ -733,6 +749,7 @@ int main(void)
 		cmocka_unit_test(test_client_defaults),
 		cmocka_unit_test(test_short_long_same),
 		cmocka_unit_test(test_other_flags),
+		cmocka_unit_test(test_zerocopy),
 		cmocka_unit_test(test_time_mode),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_transport_list),

@@ -485,6 +485,7 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->latency, b->latency);
 	assert_int_equal(a->bandwidth, b->bandwidth);
 	assert_int_equal(a->verify, b->verify);
+	assert_int_equal(a->zerocopy, b->zerocopy);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -561,6 +562,26 @@ static void test_spec_decode_errors(void **state)
 	expect_decode_error("size", cJSON_CreateNumber(16), "atomics");
 }
 
+/* zerocopy travels only when true; a spec without it has it false. */
+static void test_spec_zerocopy(void **state)
+{
+	struct rp_spec in, out;
+	cJSON *obj;
+
+	(void)state;
+	rp_spec_defaults(&in);
+	strcpy(in.transport, "tcp");
+	obj = rp_proto_spec_encode(&in);
+	assert_null(cJSON_GetObjectItem(obj, "zerocopy"));
+	cJSON_Delete(obj);
+	in.zerocopy = true;
+	obj = rp_proto_spec_encode(&in);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(obj, "zerocopy")));
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_spec_equal(&in, &out);
+	cJSON_Delete(obj);
+}
+
 static void test_spec_decode_lenient(void **state)
 {
 	struct rp_spec in = odd_spec(), out;
@@ -606,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_spec_round_trip),
 		cmocka_unit_test(test_spec_decode_errors),
 		cmocka_unit_test(test_spec_decode_lenient),
+		cmocka_unit_test(test_spec_zerocopy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

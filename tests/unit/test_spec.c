@@ -251,6 +251,22 @@ static void test_transport(void **state)
 	reject_spec(&s, "transport");
 }
 
+/* --zerocopy: tcp only, never with verify. */
+static void test_zerocopy(void **state)
+{
+	struct rp_spec s = defaults();
+
+	(void)state;
+	strcpy(s.transport, "tcp");
+	s.zerocopy = true;
+	accept_spec(&s);
+	s.verify = true;
+	reject_spec(&s, "zerocopy");
+	s.verify = false;
+	strcpy(s.transport, "rsocket");
+	reject_spec(&s, "zerocopy");
+}
+
 static void test_op_range(void **state)
 {
 	struct rp_spec s = defaults();
@@ -338,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_op_names),
 		cmocka_unit_test(test_op_letters),
 		cmocka_unit_test(test_op_atomic),
+		cmocka_unit_test(test_zerocopy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,30 +135,80 @@ int rp_sock_data_pull(struct sock_stream *s)
 	return 1;
 }
 
+int rp_sock_zc_reap(struct sock_stream *s)
+{
+	uint32_t lo, hi;
+	bool copied;
+	int r = 0;
+
+	while (rp_zc_pending(&s->zc_count) &&
+	       (r = rp_net_zc_reap(s->fd, &lo, &hi, &copied)) > 0)
+		rp_zc_notified(&s->zc_count, lo, hi, copied);
+	if (r < 0)
+		return rp_stream_fail(&s->base, r,
+				      "taking zero-copy notifications off the "
+				      "data connection: %s",
+				      strerror(-r));
+	return 0;
+}
+
+/* One send of ring bytes, with MSG_ZEROCOPY when @zc: 0 and the bytes sent
+ * in *@done (0: blocked), or -errno. Out of option memory (ENOBUFS: the
+ * notifications not taken yet hold it), take them and send copied. */
+static int ring_send_one(struct sock_stream *s, const uint8_t *buf, size_t len,
+			 bool zc, size_t *done)
+{
+	int flags = RP_MSG_DONTWAIT | RP_MSG_NOSIGNAL, err;
+	ssize_t n;
+
+	*done = 0;
+	n = s->c->send(s->fd, buf, len, flags | (zc ? RP_MSG_ZEROCOPY : 0));
+	if (n < 0 && zc && errno == ENOBUFS) {
+		err = rp_sock_zc_reap(s);
+		if (err)
+			return err;
+		zc = false;
+		n = s->c->send(s->fd, buf, len, flags);
+	}
+	if (n < 0)
+		return rp_sock_io_result(s, n, true);
+	if (n > 0 && zc)
+		s->zc_count.issued++;
+	*done = (size_t)n;
+	return 0;
+}
+
 /* Send ring bytes from stream offset *@sent up to @target, until done or
- * blocked; the ring maps stream offset o to ring offset o % ring_len. */
-int rp_sock_ring_send(struct sock_stream *s, uint64_t *sent, uint64_t target)
+ * blocked, with MSG_ZEROCOPY when @zc; the ring maps stream offset o to
+ * ring offset o % ring_len. */
+int rp_sock_ring_send(struct sock_stream *s, uint64_t *sent, uint64_t target,
+		      bool zc)
 {
 	while (*sent < target) {
 		size_t pos = *sent % s->ring_len;
-		size_t len = s->ring_len - pos;
-		ssize_t n;
+		size_t len = s->ring_len - pos, n;
+		int err;
 
 		if (len > target - *sent)
 			len = (size_t)(target - *sent);
-		n = s->c->send(s->fd, s->ring + pos, len,
-			       RP_MSG_DONTWAIT | RP_MSG_NOSIGNAL);
-		if (n < 0)
-			return rp_sock_io_result(s, n, true);
+		err = ring_send_one(s, s->ring + pos, len, zc, &n);
+		if (err || !n)
+			return err;
 		*sent += (uint64_t)n;
 	}
 	return 0;
 }
 
-/* Send posted message bytes. */
+/* Send posted message bytes (zero copy for a point's large messages), then
+ * take the notifications owed. */
 int rp_sock_data_push(struct sock_stream *s)
 {
-	return rp_sock_ring_send(s, &s->tx_bytes, s->tx_target);
+	bool zc = s->zc && s->base.spec.size_bytes >= RP_ZC_MIN_BYTES;
+	int err = rp_sock_ring_send(s, &s->tx_bytes, s->tx_target, zc);
+
+	if (!err && rp_zc_pending(&s->zc_count))
+		err = rp_sock_zc_reap(s);
+	return err;
 }
 
 /* Queue messages for sending, filling their slots under --verify. */

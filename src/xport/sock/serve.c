@@ -50,7 +50,7 @@ static int serve_read_step(struct sock_stream *s)
  * landed. */
 static int echo_push(struct sock_stream *s)
 {
-	return rp_sock_ring_send(s, &s->echo_bytes, s->rx_bytes);
+	return rp_sock_ring_send(s, &s->echo_bytes, s->rx_bytes, false);
 }
 
 /* Responder, write/send: take messages in, ack them (or echo the bytes). */

@@ -55,6 +55,17 @@
  * A responder over calls with idle_sleep_us (rsockets) naps that long
  * instead of sleeping in poll(), in both modes.
  *
+ * Zero copy (spec.zerocopy, tcp only): the side that sends messages (a
+ * write or send initiator, a read responder) sets SO_ZEROCOPY and sends
+ * the messages of a point of at least RP_ZC_MIN_BYTES with MSG_ZEROCOPY;
+ * echoes and counters go copied. The kernel then sends from the ring's
+ * pages, so a slot must not change until its send is notified: only
+ * --verify writes into a sending ring, and the two are exclusive. The
+ * notifications are taken off the error queue at every push while any
+ * are owed (the queue also makes poll() report POLLERR, which must not be
+ * left standing); a send refused for want of option memory (ENOBUFS) is
+ * made again copied once they have been taken.
+ *
  * Files: listen.c (listen, accept, token check), connect.c, stream.c (a
  * stream's life, points, setup-time I/O, waiting), io.c (counters, ring,
  * verify), serve.c (the responder's loop), client.c (the initiator: post,
@@ -125,6 +136,8 @@ struct sock_stream {
 	struct ctr_rx crx;
 	uint64_t credit_seen; /* read responder: the last credit taken */
 	uint64_t verify_errors;
+	bool zc; /* sends messages with SO_ZEROCOPY set */
+	struct rp_zc_count zc_count;
 	unsigned int idle;	/* initiator: empty polls in a row */
 	struct serve_mark mark; /* responder: counts at serve()'s start */
 };
@@ -156,6 +169,13 @@ static inline bool sock_is_initiator(const struct sock_stream *s)
 	return s->base.role == RP_ROLE_INITIATOR;
 }
 
+/* Whether this end sends the messages: a write or send initiator, a read
+ * responder. */
+static inline bool sock_sends_messages(const struct sock_stream *s)
+{
+	return sock_is_initiator(s) != sock_is_read(s);
+}
+
 /* The ops (listen.c, connect.c, stream.c, serve.c, client.c). */
 int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		   const struct rp_xport_params *p, cJSON *endpoint,
@@ -178,6 +198,7 @@ int rp_sock_post(struct rp_stream *s, uint64_t seq, uint32_t count, bool last);
 int rp_sock_poll(struct rp_stream *s);
 int rp_sock_arm(struct rp_stream *s, rp_sock_t *fd, short *events);
 uint64_t rp_sock_verify_errors(struct rp_stream *s);
+void rp_sock_zerocopy(struct rp_stream *s, struct rp_zc_count *out);
 void rp_sock_close(struct rp_stream *s);
 
 /* What a byte stream can do: no immediate data, no atomics. */
@@ -197,7 +218,8 @@ void rp_sock_close(struct rp_stream *s);
 		.post = rp_sock_post, .poll = rp_sock_poll,                    \
 		.arm = rp_sock_arm, .wait_poll = WAIT_POLL,                    \
 		.verify_errors = rp_sock_verify_errors,                        \
-		.close = rp_sock_close, .loopback_addr = LOOPBACK,             \
+		.zerocopy = rp_sock_zerocopy, .close = rp_sock_close,          \
+		.loopback_addr = LOOPBACK,                                     \
 	}
 
 /* stream.c: a stream's life and the I/O of setup. */
@@ -257,9 +279,16 @@ int rp_sock_idle_wait(struct sock_stream *s, int ms);
 int rp_sock_ctr_push(struct sock_stream *s);
 int rp_sock_ctr_pull(struct sock_stream *s);
 int rp_sock_data_pull(struct sock_stream *s);
-int rp_sock_ring_send(struct sock_stream *s, uint64_t *sent, uint64_t target);
+int rp_sock_ring_send(struct sock_stream *s, uint64_t *sent, uint64_t target,
+		      bool zc);
 int rp_sock_data_push(struct sock_stream *s);
 void rp_sock_data_queue(struct sock_stream *s, uint64_t count);
+
+/**
+ * rp_sock_zc_reap - account every zero-copy notification @s's error queue
+ * holds. Return: 0, or -errno with a reason in @s.
+ */
+int rp_sock_zc_reap(struct sock_stream *s);
 
 /**
  * rp_sock_io_result - the outcome of a send or recv that returned @n:

@@ -40,6 +40,25 @@ static void stream_free(struct sock_stream *s)
 	free(s);
 }
 
+/* --zerocopy, on the side that sends messages: SO_ZEROCOPY, or a note
+ * saying why not (the messages then go copied). */
+static void zc_setup(struct sock_stream *s)
+{
+	int err = -EOPNOTSUPP;
+
+	if (!s->base.spec.zerocopy || !sock_sends_messages(s))
+		return;
+	if (s->c == &rp_sock_kernel)
+		err = rp_net_zc_enable(s->fd);
+	if (err) {
+		rp_stream_note(&s->base,
+			       "SO_ZEROCOPY refused (%s): messages sent copied",
+			       strerror(-err));
+		return;
+	}
+	s->zc = true;
+}
+
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
 			  const struct rp_spec *spec, enum rp_role role,
 			  rp_sock_t fd, struct sock_stream **out)
@@ -64,6 +83,7 @@ int rp_sock_stream_create(const struct rp_xport_ops *ops,
 		return err;
 	}
 	c->setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	zc_setup(s);
 	*out = s;
 	return 0;
 }
@@ -230,14 +250,18 @@ int rp_sock_local_info(struct rp_stream *base, cJSON *info)
 				     rp_wait_name(base->spec.wait)) ||
 	    !cJSON_AddStringToObject(info, "role", rp_role_name(base->role)) ||
 	    !cJSON_AddNumberToObject(info, "buffer_numa_node",
-				     node < 0 ? -1 : node))
+				     node < 0 ? -1 : node) ||
+	    (base->spec.zerocopy && sock_sends_messages(s) &&
+	     !cJSON_AddBoolToObject(info, "zerocopy", s->zc)))
 		return rp_stream_fail(base, -ENOMEM,
 				      "out of memory for the stream's info");
 	return 0;
 }
 
-/* Nothing of the peer's info is needed: "wait", "role" and
- * "buffer_numa_node" are for the report. */
+/* Nothing of the peer's info is needed: "wait", "role",
+ * "buffer_numa_node" and "zerocopy" (--zerocopy, on the side that sends
+ * the messages: whether it sends with SO_ZEROCOPY set) are for the
+ * report. */
 int rp_sock_set_peer(struct rp_stream *s, const cJSON *info)
 {
 	(void)s;
@@ -248,4 +272,15 @@ int rp_sock_set_peer(struct rp_stream *s, const cJSON *info)
 uint64_t rp_sock_verify_errors(struct rp_stream *s)
 {
 	return sock_stream(s)->verify_errors;
+}
+
+/* The counts of what came: a failure to take the notifications (the error
+ * queue of a live socket does not fail) leaves them as they were. */
+void rp_sock_zerocopy(struct rp_stream *base, struct rp_zc_count *out)
+{
+	struct sock_stream *s = sock_stream(base);
+
+	if (s->zc)
+		rp_sock_zc_reap(s);
+	*out = s->zc_count;
 }
