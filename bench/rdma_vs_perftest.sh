@@ -45,7 +45,8 @@
 # and runs itself inside; with one (or inside the guest), it runs directly:
 #   bench/rdma_vs_perftest.sh [RDMAPERF] [SIZE] [ITERS] [DEPTH]
 #   RP_BENCH_ADDR=10.0.0.2 RP_BENCH_DEV=mlx5_0 bench/rdma_vs_perftest.sh
-# env: RP_BENCH_ONLY (sections, default "sweep streams ops lat"),
+# env: RP_BENCH_ONLY (sections, default "sweep streams ops lat msgrate";
+#      also "floor", issue 15's interleaved rounds: perftest_floor.sh),
 #      ROUNDS (3: sweep and streams, medians), SWEEP_ITERS (5000 as
 #      ib_write_bw -a, 1000 in the emulated guest), SWEEP_MAX (1048576),
 #      SWEEP_DEPTH (128), STREAMS (4), STREAM_SIZE (65536), LAT_ITERS
@@ -387,13 +388,111 @@ lat() {
 	done
 }
 
+# Issue 15's figures (bench/perftest_floor.sh runs this in several boots):
+# write, read and send, ROUNDS rounds, the tools taking turns to go first
+# (perftest first in odd rounds): 2 B latency, rdmaperf's unloaded p50
+# against ib_<op>_lat's t_typical (write and send: half a round trip on
+# both sides; read: the whole read), and SIZE B at depth DEPTH, ITERS
+# messages, MiB/s against ib_<op>_bw's average. Latency twice: rdmaperf
+# with its own clock, and reading the TSC as perftest does (RP_CLOCK=tsc).
+# A row per figure and
+# round ("floor ROUND WHAT RDMAPERF PERFTEST RATIO"), then the medians and
+# the range of the rounds' ratios.
+floor() {
+	local op r fig fig2 rows=$tmp/floor.rows
+	echo "== floor: 2 B latency ($LAT_ITERS ping-pongs), ${SIZE} B depth" \
+		"$DEPTH bandwidth ($ITERS messages), $ROUNDS rounds interleaved"
+	: >"$rows"
+	for r in $(seq 1 "$ROUNDS"); do
+		for op in write read send; do
+			floor_round "$op lat p50 us 2B" floor_lat \
+				"$op lat p50 us 2B, RP_CLOCK=tsc"
+			floor_round "$op bw MiB/s ${SIZE}B q$DEPTH" floor_bw
+		done
+	done
+	bench_header
+	bench_medians "$rows"
+	echo "-- the rounds' ratios, lowest and highest:"
+	awk -F'\t' '$2 != "nan" && $3 != "nan" && $3 != 0 {
+		k = $1; q = $2 / $3
+		if (!(k in lo) || q < lo[k]) lo[k] = q
+		if (!(k in hi) || q > hi[k]) hi[k] = q
+		if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+	} END { for (i = 1; i <= n; i++)
+		printf "%-46s %8.3f %8.3f\n", order[i], lo[order[i]], hi[order[i]]
+	}' "$rows"
+}
+# floor_round WHAT FN: FN_pt and FN_rp in round r's order, each leaving
+# its figure in fig; a row. rdmaperf gets the inline size perftest chose
+# for the same test (inl, by test: the first round runs perftest first).
+declare -A inl
+# A second rdmaperf figure (fig2, when FN_rp leaves one) is a row of its
+# own, WHAT2, against the same perftest figure.
+floor_round() {
+	local a b a2
+	fig2=
+	if [ $((r % 2)) = 1 ]; then
+		"$2_pt"; b=$fig
+		"$2_rp"; a=$fig a2=$fig2
+	else
+		"$2_rp"; a=$fig a2=$fig2
+		"$2_pt"; b=$fig
+	fi
+	floor_row "$1" "$a" "$b"
+	[ -z "${3:-}" ] || floor_row "$3" "$a2" "$b"
+}
+floor_row() {
+	printf '%s\t%s\t%s\n' "$1" "${2:-nan}" "${3:-nan}" >>"$rows"
+	printf 'floor %s %-40s %10.6g %10.6g\n' "$r" "$1" "${2:-nan}" "${3:-nan}"
+}
+floor_lat_pt() {
+	perftest "$tmp/fl.pt" "ib_${op}_lat" -F -s 2 -n "$LAT_ITERS" || true
+	inl[lat-$op]=$(pt_inline "$tmp/fl.pt")
+	fig=$(pt_rows "$tmp/fl.pt" | awk 'NR == 1 { print $5 }')
+}
+# rdmaperf with its own clock, then reading the TSC as perftest does
+# (RP_CLOCK=tsc: where the kernel gave up on the TSC, as in the emulated
+# guest, rdmaperf's own clock is a system call, about a microsecond there).
+floor_lat_rp() {
+	local c
+	for c in "" tsc; do
+		RP_CLOCK=$c rp -o "$op" -S 2 --no-bandwidth --warmup 100 \
+			--lat-iterations "$LAT_ITERS" \
+			--inline "${inl[lat-$op]:-0}" >"$tmp/fl.json" || true
+		keep "$tmp/fl.json"
+		fig2=$(jget "$(jq_unloaded p50)" <"$tmp/fl.json")
+		[ -n "$c" ] || fig=$fig2
+	done
+	fig2=$(clock_if_checked "$tmp/fl.json" "$fig2")
+}
+# clock_if_checked JSON FIG: FIG, or "nan" when the run of JSON did not
+# read an unchecked TSC (RP_CLOCK=tsc refused: not x86-64).
+clock_if_checked() {
+	local u
+	u=$(jget 'd["hosts"]["client"]["clock"].get("unchecked", False) or d["hosts"]["client"]["clock"]["source"] == "tsc"' <"$1")
+	[ "$u" = True ] && echo "$2" || echo nan
+}
+floor_bw_pt() {
+	perftest "$tmp/fb.pt" "ib_${op}_bw" -F -s "$SIZE" -t "$DEPTH" \
+		-n "$ITERS" || true
+	inl[bw-$op]=$(pt_inline "$tmp/fb.pt")
+	fig=$(pt_rows "$tmp/fb.pt" | awk 'NR == 1 { print $4 }')
+}
+floor_bw_rp() {
+	rp -o "$op" -S "$SIZE" -q "$DEPTH" -C "$ITERS" --warmup 0 \
+		--no-latency --inline "${inl[bw-$op]:-0}" >"$tmp/fb.json" || true
+	keep "$tmp/fb.json"
+	fig=$(jget 'd["results"][0]["throughput"]["mib_per_second"]' \
+		<"$tmp/fb.json")
+}
+
 echo "# rdmaperf $("$RP" --version 2>/dev/null | head -n 1) vs" \
 	"perftest on $DEV ($ADDR)"
 # Sections of the other guest script (bench/guest_vs_peers.sh passes one
 # RP_BENCH_ONLY to both) are left to it.
 for section in $ONLY; do
 	case $section in
-	sweep | streams | ops | lat | msgrate) "$section"; echo ;;
+	sweep | streams | ops | lat | msgrate | floor) "$section"; echo ;;
 	rsocket | tcp) ;;
 	*) echo "bench: unknown section $section" >&2; exit 2 ;;
 	esac
