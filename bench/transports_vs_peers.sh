@@ -105,8 +105,15 @@ bench_listening "$PORT" "${pids[0]}" || {
 	echo "bench: the rdmaperf server did not start" >&2
 	exit 1
 }
+# rp ARGS...: one rdmaperf client run, its JSON into $tmp/rp.json; read it
+# once rp has returned. Not into a pipe: its reader (python3, whose start
+# takes a second of CPU in the emulated guest) would run beside the
+# measurement on one of the guest's two vCPUs, which rstream's runs (read
+# after they end) never have beside them. In one boot that made rdmaperf's
+# event 64 B ping-pong mean 532 us against 251 read from a file.
 rp() {
-	timeout "${RP_TIMEOUT:-300}" "$RP" -c -a "$ADDR" -p "$PORT" --json "$@"
+	timeout "${RP_TIMEOUT:-300}" "$RP" -c -a "$ADDR" -p "$PORT" --json \
+		"$@" >"$tmp/rp.json"
 }
 
 # rstream ARGS...: one run, server and client, a port of its own; prints
@@ -148,9 +155,9 @@ rstream_run() {
 # its p50 and p99 to $tmp/tail.
 rp_lat() {
 	local lat a p50 p99
-	lat=$(rp -x rsocket --wait "$w" -o W -S "$size" --no-bandwidth \
-		--warmup "$RS_WARMUP" --lat-iterations "$RS_LAT_ITERS" |
-		keep_tee "rp-rsocket-$w-$size-lat.$r.json" |
+	rp -x rsocket --wait "$w" -o W -S "$size" --no-bandwidth \
+		--warmup "$RS_WARMUP" --lat-iterations "$RS_LAT_ITERS" || true
+	lat=$(keep_tee "rp-rsocket-$w-$size-lat.$r.json" <"$tmp/rp.json" |
 		jget "' '.join('%.4g' % d['results'][0]['latency_unloaded'][k]
 			for k in ('mean', 'p50', 'p99'))") || lat=nan
 	read -r a p50 p99 <<<"$lat"
@@ -160,8 +167,9 @@ rp_lat() {
 rs_lat() { rstream_run "${rs_wait[@]}" -S "$size" -C 1 -I "$RS_LAT_ITERS"; }
 rp_bw() {
 	rp -x rsocket --wait "$w" -o W -S "$size" -q "$q" -C "$n" \
-		--warmup "$RS_WARMUP" --no-latency |
-		keep_tee "rp-rsocket-$w-$size-bw.$r.json" | jget "$JQ_GBPS"
+		--warmup "$RS_WARMUP" --no-latency || true
+	keep_tee "rp-rsocket-$w-$size-bw.$r.json" <"$tmp/rp.json" |
+		jget "$JQ_GBPS"
 }
 rs_bw() {
 	local us
@@ -209,11 +217,14 @@ rsocket_part() {
 }
 
 tcp_ip() {
-	iperf3 -c "$ADDR" -p "$IP_PORT" -l 65536 -t "$SECS" -J |
-		jget 'd["end"]["sum_received"]["bits_per_second"] / 1e9'
+	iperf3 -c "$ADDR" -p "$IP_PORT" -l 65536 -t "$SECS" -J \
+		>"$tmp/iperf3.json" || true
+	jget 'd["end"]["sum_received"]["bits_per_second"] / 1e9' \
+		<"$tmp/iperf3.json"
 }
 tcp_rp() {
-	rp -x tcp -o W -S 65536 -q 128 -t "$SECS" --no-latency | jget "$JQ_GBPS"
+	rp -x tcp -o W -S 65536 -q 128 -t "$SECS" --no-latency || true
+	jget "$JQ_GBPS" <"$tmp/rp.json"
 }
 tcp_part() {
 	IP_PORT=$(bench_free_port $((PORT + 1)))
