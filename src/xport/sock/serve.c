@@ -106,7 +106,8 @@ static int serve_round(struct rp_stream *const *s, unsigned int n,
 /* A round found nothing: sleep now? Busy, only after SPIN_BEFORE_SLEEP
  * empty rounds, and in the latency phase only once nothing has come for
  * RP_LAT_IDLE_NS (a wake-up would be part of every round trip; a
- * ping-pong never pauses that long, a client that went quiet does).
+ * ping-pong never pauses that long, a client that went quiet does), timed
+ * every SPIN_CHECK rounds (a clock read can be a system call).
  * @since: when the idle spell began, 0 before it is timed. */
 static bool serve_may_sleep(const struct rp_spec *spec, enum rp_phase phase,
 			    unsigned int *idle, uint64_t *since)
@@ -119,6 +120,8 @@ static bool serve_may_sleep(const struct rp_spec *spec, enum rp_phase phase,
 		return false;
 	if (phase != RP_PHASE_LATENCY)
 		return true;
+	if (*idle % SPIN_CHECK)
+		return false;
 	now = rp_clock_ns();
 	if (!*since)
 		*since = now;

@@ -83,6 +83,7 @@
 
 #define RP_TOKEN_LEN	  32  /* bytes a data connection presents first */
 #define SPIN_BEFORE_SLEEP 256 /* empty polls before a side sleeps */
+#define SPIN_CHECK	  64  /* spins between two looks at the clock */
 
 /** A stream transport: its ops and the socket calls it runs on. */
 struct rp_sock_xport {
