@@ -4,15 +4,15 @@
  * MSG_ZEROCOPY (4.14 and later), notifications read from the socket's error
  * queue as struct sock_extended_err of origin SO_EE_ORIGIN_ZEROCOPY, the
  * range of send calls in ee_info..ee_data (Documentation/networking/
- * msg_zerocopy.rst). Elsewhere, and with older headers, there is none.
+ * msg_zerocopy.rst). Built where CMake finds these in the headers;
+ * elsewhere platform/zc_none.c.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "platform/sock.h"
 
-#if defined(__linux__) && defined(SO_ZEROCOPY) && defined(MSG_ZEROCOPY)
-#include <linux/errqueue.h>
+#include <linux/errqueue.h> /* after sock.h: it needs struct timespec */
 
 bool rp_net_zc_built(void)
 {
@@ -70,24 +70,3 @@ int rp_net_zc_reap(rp_sock_t fd, uint32_t *lo, uint32_t *hi, bool *copied)
 			return 1;
 	}
 }
-#else
-bool rp_net_zc_built(void)
-{
-	return false;
-}
-
-int rp_net_zc_enable(rp_sock_t fd)
-{
-	(void)fd;
-	return -EOPNOTSUPP;
-}
-
-int rp_net_zc_reap(rp_sock_t fd, uint32_t *lo, uint32_t *hi, bool *copied)
-{
-	(void)fd;
-	(void)lo;
-	(void)hi;
-	(void)copied;
-	return 0;
-}
-#endif

@@ -200,24 +200,3 @@ const struct rp_sock_calls rp_sock_kernel = {
 	.getsockname = win_getsockname,
 	.set_nonblock = rp_net_nonblock,
 };
-
-/* No MSG_ZEROCOPY on Windows: --zerocopy is refused before a test. */
-bool rp_net_zc_built(void)
-{
-	return false;
-}
-
-int rp_net_zc_enable(rp_sock_t fd)
-{
-	(void)fd;
-	return -EOPNOTSUPP;
-}
-
-int rp_net_zc_reap(rp_sock_t fd, uint32_t *lo, uint32_t *hi, bool *copied)
-{
-	(void)fd;
-	(void)lo;
-	(void)hi;
-	(void)copied;
-	return 0;
-}
