@@ -18,5 +18,13 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 # pkg-config must see the target's .pc files only, never the host's.
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/${RP_CROSS_MULTIARCH}/pkgconfig:/usr/share/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "")
+# And, first, a library unpacked outside the multiarch tree
+# (scripts/cross-build.sh's ssl_private: libssl-dev of another version).
+# try_compile reads this file again in the same process, so it must see the
+# variable too, or it would reset the environment for the whole configure.
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES RP_CROSS_PKG_CONFIG)
+if(RP_CROSS_PKG_CONFIG)
+	set(ENV{PKG_CONFIG_LIBDIR} "${RP_CROSS_PKG_CONFIG}:$ENV{PKG_CONFIG_LIBDIR}")
+endif()
 
 set(CMAKE_CROSSCOMPILING_EMULATOR ${RP_CROSS_QEMU})
