@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #include <cmocka.h>
 
@@ -383,6 +386,40 @@ static void test_flag_wait(void **state)
 	assert_true(rp_clock_ns() - t0 < 5 * RP_NS_PER_SEC);
 }
 
+static void *napper_main(void *arg)
+{
+	uint64_t t0 = rp_clock_ns();
+
+	rp_os_nap_us(200);
+	*(uint64_t *)arg = rp_clock_ns() - t0;
+#if defined(__linux__)
+	assert_int_equal(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0), 1000);
+#endif
+	return NULL;
+}
+
+/* A nap lasts at least what it was asked; on Linux it takes the thread's
+ * timer slack down to 1 us, that thread's only. */
+static void test_nap(void **state)
+{
+	uint64_t took = 0, t0;
+	pthread_t th;
+#if defined(__linux__)
+	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+#endif
+
+	(void)state;
+	assert_int_equal(pthread_create(&th, NULL, napper_main, &took), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_true(took >= 200 * 1000);
+#if defined(__linux__)
+	assert_int_equal(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0), slack);
+#endif
+	t0 = rp_clock_ns();
+	rp_os_nap_us(1500);
+	assert_true(rp_clock_ns() - t0 >= 1500 * 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_count),
 		cmocka_unit_test(test_mem_node),
 		cmocka_unit_test(test_flag_wait),
+		cmocka_unit_test(test_nap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,3 +94,12 @@ void rp_os_flag_wake(atomic_int *flag)
 {
 	(void)flag;
 }
+
+/* Sleep() counts milliseconds: a shorter nap yields the processor once. */
+void rp_os_nap_us(unsigned int us)
+{
+	if (us >= 1000)
+		Sleep(us / 1000);
+	else
+		SwitchToThread();
+}

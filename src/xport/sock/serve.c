@@ -12,9 +12,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/clock.h"
+#include "platform/os.h"
 #include "xport/sock/sock.h"
 
 #define SERVER_SLEEP_MS 10
@@ -134,12 +134,11 @@ static int serve_sleep(struct rp_stream *const *s, unsigned int n,
 		       struct pollfd *pfd)
 {
 	const struct rp_sock_calls *c = sock_stream(s[0])->c;
-	struct timespec ts = { .tv_nsec = (long)c->idle_sleep_us * 1000 };
 	unsigned int i;
 	int err;
 
 	if (c->idle_sleep_us) {
-		nanosleep(&ts, NULL);
+		rp_os_nap_us(c->idle_sleep_us);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {

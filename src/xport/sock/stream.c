@@ -7,7 +7,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/clock.h"
 #include "platform/cpu.h"
@@ -230,10 +229,8 @@ int rp_sock_event_wait(struct sock_stream *s, uint64_t deadline_ns)
 
 int rp_sock_idle_wait(struct sock_stream *s, int ms)
 {
-	struct timespec ts = { .tv_nsec = (long)s->c->idle_sleep_us * 1000 };
-
 	if (s->c->idle_sleep_us) {
-		nanosleep(&ts, NULL);
+		rp_os_nap_us(s->c->idle_sleep_us);
 		return 0;
 	}
 	return rp_sock_event_wait(s, rp_deadline_ns(ms));
