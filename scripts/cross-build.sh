@@ -24,8 +24,9 @@
 # transports are built: i686, aarch64). Where ARCH's index offers another
 # libssl3 than the host holds, libssl-dev:ARCH is unpacked under
 # /opt/rdmaperf-cross (RP_CROSS_SSL_ROOT) instead and libcrypto linked
-# statically (ssl_private). Quick when all is there: one dpkg-query. Builds only the rdmaperf target, with -DRP_WERROR=ON and
-# without tests (-DRP_TESTS=OFF: no cmocka for the target needed).
+# statically (ssl_private). Quick when all is there: one dpkg-query.
+# Builds only the rdmaperf target, with -DRP_WERROR=ON and without tests
+# (-DRP_TESTS=OFF: no cmocka for the target needed).
 #
 # Exit 0 built; 77 skipped, with the reason (not root and packages missing,
 # or apt cannot install them), unless RP_REQUIRE_CROSS=1 (CI), where that

@@ -95,11 +95,8 @@ void rp_os_flag_wake(atomic_int *flag)
 	(void)flag;
 }
 
-/* Sleep() counts milliseconds: a shorter nap yields the processor once. */
+/* Sleep() counts milliseconds: at least @us, rounded up. */
 void rp_os_nap_us(unsigned int us)
 {
-	if (us >= 1000)
-		Sleep(us / 1000);
-	else
-		SwitchToThread();
+	Sleep((us + 999) / 1000);
 }
