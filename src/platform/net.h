@@ -47,10 +47,6 @@ struct rp_sock_calls {
 			  socklen_t *len);
 	int (*getsockname)(rp_sock_t fd, struct sockaddr *addr, socklen_t *len);
 	int (*set_nonblock)(rp_sock_t fd); /* 0 or -1 */
-	/* When nonzero, an idle side sleeps this long instead of waiting in
-	 * poll(): rpoll() can sleep far past its timeout while the peer's
-	 * rsocket sends internal updates, and would miss the stop flag. */
-	unsigned int idle_sleep_us;
 	/* When nonzero, at most this many streams may be open at once in a
 	 * process on these calls, and why (a library's limit). */
 	unsigned int max_open;

@@ -76,12 +76,4 @@ void rp_os_flag_wait(const atomic_int *flag, int ms);
 /** rp_os_flag_wake - wake every rp_os_flag_wait() on @flag; set it first. */
 void rp_os_flag_wake(atomic_int *flag);
 
-/**
- * rp_os_nap_us - sleep @us microseconds, as close to that as the system
- * allows: on Linux the calling thread's timer slack goes down to a
- * microsecond (once), from the default 50, which made a 50 us nap one of
- * 110 us on average.
- */
-void rp_os_nap_us(unsigned int us);
-
 #endif

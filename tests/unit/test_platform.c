@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__linux__)
-#include <sys/prctl.h>
-#endif
 
 #include <cmocka.h>
 
@@ -386,49 +383,6 @@ static void test_flag_wait(void **state)
 	assert_true(rp_clock_ns() - t0 < 5 * RP_NS_PER_SEC);
 }
 
-struct napper {
-	uint64_t took; /* ns the nap lasted */
-	int slack;     /* the thread's timer slack after it, ns (-1: none) */
-};
-
-static void *napper_main(void *arg)
-{
-	struct napper *n = arg;
-	uint64_t t0 = rp_clock_ns();
-
-	rp_os_nap_us(200);
-	n->took = rp_clock_ns() - t0;
-#if defined(__linux__)
-	n->slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-#endif
-	return NULL;
-}
-
-/* A nap lasts at least what it was asked; on Linux it takes the thread's
- * timer slack down to 1 us, that thread's only. (The napping thread only
- * records: cmocka's assertions belong to the test's thread.) */
-static void test_nap(void **state)
-{
-	struct napper n = { 0, -1 };
-	uint64_t t0;
-	pthread_t th;
-#if defined(__linux__)
-	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-#endif
-
-	(void)state;
-	assert_int_equal(pthread_create(&th, NULL, napper_main, &n), 0);
-	assert_int_equal(pthread_join(th, NULL), 0);
-	assert_true(n.took >= 200 * 1000);
-#if defined(__linux__)
-	assert_int_equal(n.slack, 1000);
-	assert_int_equal(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0), slack);
-#endif
-	t0 = rp_clock_ns();
-	rp_os_nap_us(1500);
-	assert_true(rp_clock_ns() - t0 >= 1500 * 1000);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,7 +399,6 @@ int main(void)
 		cmocka_unit_test(test_cpu_count),
 		cmocka_unit_test(test_mem_node),
 		cmocka_unit_test(test_flag_wait),
-		cmocka_unit_test(test_nap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -389,6 +389,23 @@ def event_case(b, s, transport, op):
     check(r["latency_unloaded"]["count"] == 200, "unloaded count")
 
 
+def rsocket_rate_case(b, s):
+    """--wait event at an offered rate: the client sleeps in rpoll() for
+    each intended start with nothing in flight, and those sleeps run out.
+    librdmacm v44's rpoll() counted such a timeout as a poller that never
+    left; the next wake-up then made every later sleep spin inside the
+    library until an event came, which with nothing in flight was never
+    (src/xport/sock/rsocket.c): the run hung."""
+    doc = client_json(b, s.port, ["-x", "rsocket", "-o", "write", "-S",
+                                  "64", "-q", "4", "--rate", "500", "-t",
+                                  "2", "--wait", "event"] + QUICK)
+    r = doc["results"][0]
+    check_result(r, "rsocket", "write", 64, 4)
+    rt = r["rate"]
+    check(abs(rt["achieved_ops_per_second"] - 500) <= 25 and
+          not rt["saturated"], "rate %r" % rt)
+
+
 def interval_case(b, s, transport):
     """-i over a 2-point sweep as JSON lines, with a plot: each line valid,
     every completion in exactly one interval, a parseable SVG."""
@@ -443,6 +460,7 @@ def streams(binary):
     for op in ("write", "read", "send"):
         tests.append(("rsocket event %s" % op,
                       lambda b, s, o=op: event_case(b, s, "rsocket", o)))
+    tests.append(("rsocket event --rate 500", rsocket_rate_case))
     return tests
 
 

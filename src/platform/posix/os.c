@@ -13,7 +13,6 @@
 #if defined(__linux__)
 #include <limits.h>
 #include <linux/futex.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
 
@@ -109,18 +108,3 @@ void rp_os_flag_wake(atomic_int *flag)
 	(void)flag;
 }
 #endif
-
-void rp_os_nap_us(unsigned int us)
-{
-	struct timespec ts = { (time_t)(us / 1000000),
-			       (long)(us % 1000000) * 1000L };
-#if defined(__linux__)
-	static _Thread_local bool slack_set;
-
-	if (!slack_set) {
-		prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-		slack_set = true;
-	}
-#endif
-	nanosleep(&ts, NULL);
-}

@@ -94,9 +94,3 @@ void rp_os_flag_wake(atomic_int *flag)
 {
 	(void)flag;
 }
-
-/* Sleep() counts milliseconds: at least @us, rounded up. */
-void rp_os_nap_us(unsigned int us)
-{
-	Sleep((us + 999) / 1000);
-}

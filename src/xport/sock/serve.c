@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "platform/os.h"
 #include "xport/sock/sock.h"
 
 #define SERVER_SLEEP_MS 10
@@ -137,10 +136,6 @@ static int serve_sleep(struct rp_stream *const *s, unsigned int n,
 	unsigned int i;
 	int err;
 
-	if (c->idle_sleep_us) {
-		rp_os_nap_us(c->idle_sleep_us);
-		return 0;
-	}
 	for (i = 0; i < n; i++) {
 		pfd[i].fd = sock_stream(s[i])->fd;
 		pfd[i].events = rp_sock_wanted_events(sock_stream(s[i]));

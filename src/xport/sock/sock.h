@@ -52,9 +52,8 @@
  *          and the sleep. ping() sleeps in the calls' poll() up to its
  *          deadline. serve() sleeps as soon as a round over its streams
  *          finds nothing to do, in every phase.
- * A responder over calls with idle_sleep_us (rsockets) naps that long
- * instead of sleeping in poll(), in both modes (rp_os_nap_us: with the
- * default timer slack of 50 us a 50 us nap took 110).
+ * rsockets wait the same way, in rpoll() through rsocket.c's wrapper,
+ * which never hands librdmacm a timeout that can run out (see there).
  *
  * Zero copy (spec.zerocopy, tcp only): the side that sends messages (a
  * write or send initiator, a read responder) sets SO_ZEROCOPY and sends
@@ -270,7 +269,7 @@ int rp_sock_event_wait(struct sock_stream *s, uint64_t deadline_ns);
 
 /**
  * rp_sock_idle_wait - nothing to do: sleep until the socket is ready for
- * what is owed, at most @ms (or the calls' idle_sleep_us).
+ * what is owed, at most @ms.
  * Return: 0, -ETIMEDOUT, or -errno with a reason in @s.
  */
 int rp_sock_idle_wait(struct sock_stream *s, int ms);

@@ -229,10 +229,6 @@ int rp_sock_event_wait(struct sock_stream *s, uint64_t deadline_ns)
 
 int rp_sock_idle_wait(struct sock_stream *s, int ms)
 {
-	if (s->c->idle_sleep_us) {
-		rp_os_nap_us(s->c->idle_sleep_us);
-		return 0;
-	}
 	return rp_sock_event_wait(s, rp_deadline_ns(ms));
 }
 
