@@ -138,7 +138,8 @@ static int rsocket_poll(struct pollfd *fds, nfds_t n, int timeout)
 		errno = -fd;
 		return -1;
 	}
-	memcpy(all, fds, n * sizeof(*fds));
+	if (n) /* fds may be NULL then */
+		memcpy(all, fds, n * sizeof(*fds));
 	all[n] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	r = rpoll(all, n + 1, -1);
 	if (r <= 0)
