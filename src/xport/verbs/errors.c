@@ -60,6 +60,22 @@ int rv_call_failed(struct rv_stream *s, const char *what, int ret)
 			      strerror(-err));
 }
 
+/* iWARP has no receiver-not-ready retry: a send that finds no receive
+ * posted ends the connection (siw: TERMINATE), and the sender's send
+ * completes in error. rdmaperf has no send credits (README, iWARP). */
+static const char *rv_wc_hint_of(const struct rv_stream *s,
+				 enum ibv_wc_status st)
+{
+	if (s->no_imm && s->base.spec.op == RP_OP_SEND &&
+	    s->base.role == RP_ROLE_INITIATOR &&
+	    (st == IBV_WC_LOC_QP_OP_ERR || st == IBV_WC_WR_FLUSH_ERR))
+		return "on iWARP, which has no receiver-not-ready retry, most "
+		       "likely the server ran out of posted receives, its "
+		       "software behind the wire; fewer messages (-C), a "
+		       "lower -q or no --verify";
+	return rv_wc_hint(st);
+}
+
 /* A failed work completion fails the run with -EIO. */
 int rv_wc_failed(struct rv_stream *s, const struct ibv_wc *wc)
 {
@@ -69,7 +85,7 @@ int rv_wc_failed(struct rv_stream *s, const struct ibv_wc *wc)
 		"0x%x, wr_id %" PRIu64 "): %s",
 		rp_role_name(s->base.role), rp_op_name(s->base.spec.op),
 		ibv_wc_status_str(wc->status), (int)wc->status, wc->vendor_err,
-		(uint64_t)wc->wr_id, rv_wc_hint(wc->status));
+		(uint64_t)wc->wr_id, rv_wc_hint_of(s, wc->status));
 }
 
 int rv_cq_failed(struct rv_stream *s)
