@@ -435,6 +435,11 @@ def interval_case(b, s, transport):
 
 
 def streams(binary):
+    # The sanitizer suite leaves out --bidir at 1 MiB x 64 (the bidir code
+    # runs at 4 B and at 1 MiB x 1) and the -i cases: intervals, JSON lines
+    # and plots are the engine's and the reporters', which e2e.live and
+    # e2e.plots run under the sanitizers; the data path is the other cases'.
+    sanitized = bool(os.environ.get("ASAN_OPTIONS"))
     tests = []
     for t, ops in (("rdma", ("write", "send", "read")),
                    ("rsocket", ("write", "read"))):
@@ -447,11 +452,13 @@ def streams(binary):
                       lambda b, s, t=t, n=n: streams_case(b, s, t, "write",
                                                           n)))
         for size, depth in ((4, 1), (4, 64), (1 << 20, 1), (1 << 20, 64)):
+            if sanitized and size > 4 and depth > 1:
+                continue
             tests.append(("%s bidir %dB q%d" % (t, size, depth),
                           lambda b, s, t=t, z=size, d=depth:
                           bidir_case(b, s, t, z, d)))
     tests.append(("rsocket -P 4: the library's cap", rsocket_cap_case))
-    for t in ("rdma", "rsocket"):
+    for t in () if sanitized else ("rdma", "rsocket"):
         tests.append(("%s -i --json-stream --plot" % t,
                       lambda b, s, t=t: interval_case(b, s, t)))
     for op in RDMA_OPS:
