@@ -111,13 +111,14 @@ def command(binary):
     return list(binary) if isinstance(binary, (list, tuple)) else [binary]
 
 
-def run(binary, args, timeout=RUN_TIMEOUT):
-    """Run rdmaperf to completion; a run past @timeout is a failure (hang)."""
+def run(binary, args, timeout=RUN_TIMEOUT, env=None):
+    """Run rdmaperf to completion, in @env (None: this one); a run past
+    @timeout is a failure (hang)."""
     args = [str(a) for a in args]
     t0 = time.monotonic()
     p = subprocess.Popen(command(binary) + args, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, errors="replace")
+                         text=True, errors="replace", env=env)
     try:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

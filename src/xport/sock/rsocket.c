@@ -19,6 +19,7 @@
 
 #include <rdma/rsocket.h>
 
+#include "core/clock.h"
 #include "core/spec.h"
 #include "xport/rdma_addr.h"
 #include "xport/sock/sock.h"
@@ -81,21 +82,13 @@ static int rs_timer_get(void)
 	return fd;
 }
 
-static uint64_t rs_monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The thread's timer fires at or before @timeout_ms from now: re-armed
  * only when it would fire later than that or has fired already. The
  * timerfd or -errno. */
 static int rs_timer_by(int timeout_ms)
 {
-	uint64_t now = rs_monotonic_ns();
-	uint64_t due = now + (uint64_t)timeout_ms * 1000000u;
+	uint64_t now = rp_clock_mono_ns(); /* the timerfd's clock */
+	uint64_t due = now + (uint64_t)timeout_ms * RP_NS_PER_MS;
 	struct itimerspec its = { 0 };
 	int fd = rs_timer_get();
 
@@ -103,8 +96,8 @@ static int rs_timer_by(int timeout_ms)
 		return fd;
 	if (rs_timer.armed > now && rs_timer.armed <= due)
 		return fd;
-	its.it_value.tv_sec = (time_t)(due / 1000000000u);
-	its.it_value.tv_nsec = (long)(due % 1000000000u);
+	its.it_value.tv_sec = (time_t)(due / RP_NS_PER_SEC);
+	its.it_value.tv_nsec = (long)(due % RP_NS_PER_SEC);
 	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
 		return -errno;
 	rs_timer.armed = due;
