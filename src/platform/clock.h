@@ -43,6 +43,17 @@ const char *rp_clock_source_name(void);
 /** rp_clock_hz - the counter's ticks per second; 1e9 for monotonic. */
 double rp_clock_hz(void);
 
+/** rp_clock_read_ns - what one rp_clock_ns() costs here, in ns: the
+ *  least of a few batches of back-to-back reads (the least disturbed),
+ *  measured on each call (well under a millisecond even where the clock
+ *  is a system call of microseconds). A latency figure holds about one
+ *  read (the end of one, the start of the next). */
+double rp_clock_read_ns(void);
+
+/* A read above this is a system call (a vDSO read or a counter is tens of
+ * ns): the text output says what it adds to each latency figure. */
+#define RP_CLOCK_SLOW_NS 200
+
 /** rp_clock_drift_ppm - how far rp_clock_ns() has run from
  *  CLOCK_MONOTONIC since calibration, in parts per million of the time
  *  elapsed (positive: ahead); 0 for monotonic or before 1 ms passed. */

@@ -156,6 +156,10 @@ void rp_report_column(const struct rp_result *res, size_t n, size_t stride,
 void rp_report_text_files(FILE *f, const struct rp_result *res, size_t n,
 			  size_t stride);
 
+/** rp_report_text_clock - a line when the client's clock (its host info)
+ *  took RP_CLOCK_SLOW_NS or more a read and @r has latency figures. */
+void rp_report_text_clock(FILE *f, const struct rp_result *r);
+
 /** rp_report_text_notes - what the figures of @res mean, and the
  *  transports' notes, each once. */
 void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "platform/clock.h"
 #include "report/priv.h"
 
 struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n)
@@ -29,6 +30,24 @@ const char *rp_report_host_name(const cJSON *h)
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(h, "hostname");
 
 	return cJSON_IsString(n) ? n->valuestring : "?";
+}
+
+void rp_report_text_clock(FILE *f, const struct rp_result *r)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(r->client_host, "clock");
+	const cJSON *src = cJSON_GetObjectItemCaseSensitive(c, "source");
+	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(c, "read_ns");
+
+	if (!(r->has_latency || r->has_unloaded) || !cJSON_IsString(src) ||
+	    !cJSON_IsNumber(ns) || !(ns->valuedouble >= RP_CLOCK_SLOW_NS))
+		return;
+	fprintf(f,
+		"  %-12s %s: %.2f us a read on the client, about one in each\n"
+		"  %-12s latency figure (RP_CLOCK=tsc reads the TSC, "
+		"unchecked, "
+		"as perftest)\n",
+		"clock", src->valuestring, ns->valuedouble / 1e3, "");
 }
 
 void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
@@ -141,6 +160,7 @@ static void latency(FILE *f, const struct rp_result *r)
 					: "unloaded = whole operation",
 				r->rtt.p50 / 1e3);
 	}
+	rp_report_text_clock(f, r);
 }
 
 static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)

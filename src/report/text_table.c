@@ -360,6 +360,12 @@ void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n)
 		fprintf(f, "  --bidir: figures are both directions' sum;"
 			   " each direction in --json\n");
 	rp_report_text_zerocopy(f, res, n);
+	for (i = 0; i < n; i++)
+		if ((res[i].has_latency || res[i].has_unloaded) &&
+		    res[i].client_host) {
+			rp_report_text_clock(f, &res[i]);
+			break;
+		}
 	for (i = 0; i < n; i++) {
 		for (j = 0, seen = false; j < i && !seen; j++)
 			seen = same_note(&res[i], &res[j]);

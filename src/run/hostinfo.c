@@ -34,6 +34,9 @@ static cJSON *clock_info(void)
 		return NULL;
 	cJSON_AddStringToObject(j, "source", rp_clock_source_name());
 	cJSON_AddNumberToObject(j, "hz", rp_clock_hz());
+	cJSON_AddNumberToObject(
+		j, "read_ns",
+		(double)(uint64_t)(rp_clock_read_ns() * 10 + 0.5) / 10);
 	if (rp_clock_forced())
 		cJSON_AddBoolToObject(j, "unchecked", 1);
 	return j;

@@ -95,6 +95,34 @@ static void test_counter(void **state)
 	assert_int_equal(rp_clock_use(RP_CLOCK_MONOTONIC), 0);
 }
 
+/* What a read costs, against the same reads timed from outside: never
+ * more than twice their average (the measure takes its least disturbed
+ * batch), never nothing. */
+static void check_read_cost(void)
+{
+	uint64_t t0, t1 = 0;
+	double cost = rp_clock_read_ns(), outside;
+	int i;
+
+	t0 = rp_clock_mono_ns();
+	for (i = 0; i < 10000; i++)
+		t1 += rp_clock_ns() & 1;
+	outside = (double)(rp_clock_mono_ns() - t0) / 10000;
+	assert_true(t1 <= 10000);
+	assert_true(cost > 0);
+	assert_true(cost <= 2 * outside + 20);
+}
+
+static void test_read_cost(void **state)
+{
+	(void)state;
+	assert_int_equal(rp_clock_use(RP_CLOCK_MONOTONIC), 0);
+	check_read_cost();
+	if (rp_clock_use(counter()) == 0)
+		check_read_cost();
+	assert_int_equal(rp_clock_use(RP_CLOCK_MONOTONIC), 0);
+}
+
 /* The other architecture's counter is refused, the clock left alone. */
 static void test_wrong_counter(void **state)
 {
@@ -143,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_wrong_counter),
 		cmocka_unit_test(test_forced_tsc),
+		cmocka_unit_test(test_read_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

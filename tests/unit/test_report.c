@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/stats.h"
+#include "platform/clock.h"
 #include "report/report.h"
 #include "run/flow.h"
 
@@ -922,6 +923,52 @@ static void test_text_bidir(void **state)
 }
 
 /* A sweep on one transport: a row per point, a failed one with its error. */
+/* A client clock of RP_CLOCK_SLOW_NS or more a read gets a line under
+ * the latency figures, in a block and in a sweep's notes; a cheap one, or
+ * a result without latency figures, none. */
+static cJSON *slow_clock(struct rp_result *r, double read_ns)
+{
+	cJSON *clock;
+
+	r->client_host = cJSON_CreateObject();
+	clock = cJSON_AddObjectToObject(r->client_host, "clock");
+	cJSON_AddStringToObject(clock, "source", "monotonic");
+	return cJSON_AddNumberToObject(clock, "read_ns", read_ns);
+}
+
+static void test_text_slow_clock(void **state)
+{
+	static const char line[] =
+		"  clock        monotonic: 2.43 us a read on "
+		"the client, about one in each\n";
+	cJSON *ns;
+	char *text;
+
+	(void)state;
+	cJSON_Delete(res[0].client_host);
+	ns = slow_clock(&res[0], 2429.4);
+	text = text_of(res, 1);
+	assert_has(text, line);
+	assert_has(text, "RP_CLOCK=tsc reads the TSC");
+	free(text);
+	cJSON_SetNumberValue(ns, RP_CLOCK_SLOW_NS - 1);
+	text = text_of(res, 1);
+	assert_null(strstr(text, "a read on the client"));
+	free(text);
+	cJSON_SetNumberValue(ns, RP_CLOCK_SLOW_NS);
+	res[0].has_latency = res[0].has_unloaded = false;
+	text = text_of(res, 1);
+	assert_null(strstr(text, "a read on the client"));
+	free(text);
+	make_sweep(1); /* once, in the notes under the table */
+	slow_clock(&res[1], 2429.4);
+	text = text_of(res, 3);
+	assert_has(text, line);
+	assert_null(strstr(strstr(text, line) + sizeof(line) - 1,
+			   "a read on the client"));
+	free(text);
+}
+
 static void test_text_sweep(void **state)
 {
 	char *text;
@@ -1007,6 +1054,7 @@ int main(void)
 		T(test_json_print),
 		T(test_text_good),
 		T(test_text_failed),
+		T(test_text_slow_clock),
 		T(test_text_time_mode),
 		T(test_text_comparison),
 		T(test_json_streams),
