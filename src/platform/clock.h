@@ -47,7 +47,8 @@ double rp_clock_hz(void);
  *  least of a few batches of back-to-back reads (the least disturbed),
  *  measured on each call (well under a millisecond even where the clock
  *  is a system call of microseconds). A latency figure holds about one
- *  read (the end of one, the start of the next). */
+ *  read: the end of the read that starts it, the start of the one that
+ *  ends it. */
 double rp_clock_read_ns(void);
 
 /* A read above this is a system call (a vDSO read or a counter is tens of

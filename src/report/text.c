@@ -45,8 +45,7 @@ void rp_report_text_clock(FILE *f, const struct rp_result *r)
 	fprintf(f,
 		"  %-12s %s: %.2f us a read on the client, about one in each\n"
 		"  %-12s latency figure (RP_CLOCK=tsc reads the TSC, "
-		"unchecked, "
-		"as perftest)\n",
+		"unchecked, as perftest)\n",
 		"clock", src->valuestring, ns->valuedouble / 1e3, "");
 }
 
