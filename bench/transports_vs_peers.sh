@@ -245,7 +245,7 @@ echo "# rdmaperf $("$RP" --version 2>/dev/null | head -n 1) vs rstream" \
 for part in $ONLY; do
 	case $part in
 	rsocket | tcp) "${part}_part" ;;
-	sweep | streams | ops | lat) ;;
+	sweep | streams | ops | lat | msgrate | floor) ;;
 	*) echo "bench: unknown section $part" >&2; exit 2 ;;
 	esac
 done

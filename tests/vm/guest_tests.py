@@ -206,6 +206,23 @@ def verbs_sizes(binary):
     return tests
 
 
+def clock_line(b, saved, doc):
+    """The client's clock has its cost in the JSON (a system call reading
+    the HPET in this guest, microseconds; a counter, tens of ns), and the
+    text of the same result says it under the latency figures exactly
+    when it is RP_CLOCK_SLOW_NS (200) or more."""
+    ns = doc["hosts"]["client"]["clock"]["read_ns"]
+    check(num(ns) and 0 < ns < 1e6, "clock.read_ns %r" % ns)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        f.write(saved)
+        f.flush()
+        t = run(b, ["--report", f.name], timeout=TIMEOUT)
+    check(t.rc == 0, lambda: t.describe())
+    said = "us a read on the client" in t.out
+    check(said == (ns >= 200), "read_ns %r, the clock line %s:\n%s" %
+          (ns, "said" if said else "not said", t.out))
+
+
 def transports(binary):
     def three(b, s):
         r = run(b, ["-c", "-a", ADDR, "-p", s.port, "-x", "rdma,rsocket,tcp",
@@ -218,6 +235,7 @@ def transports(binary):
               "results %r" % [x.get("transport") for x in res])
         for x in res:
             check_result(x, x["transport"], "write", 4096, 8, 500)
+        clock_line(b, r.out, doc)
         t = run(b, ["-c", "-a", ADDR, "-p", s.port, "-x", "rdma,rsocket,tcp",
                     "-o", "write", "-S", "4096", "-q", "8", "-C", "500"] +
                 QUICK, timeout=TIMEOUT)
