@@ -21,10 +21,14 @@ static const char *str_of(const cJSON *o, const char *k, const char *dflt)
 	return cJSON_IsString(v) ? v->valuestring : dflt;
 }
 
+/* @rank's host; a document read back may hold anything for @rank (NaN
+ * where it is not a number, or beyond an int). */
 static const char *host_of(const cJSON *doc, double rank)
 {
 	const cJSON *ranks = GET(GET(doc, "matrix"), "ranks");
 
+	if (!(rank >= 0 && rank < cJSON_GetArraySize(ranks)))
+		return "?";
 	return str_of(cJSON_GetArrayItem(ranks, (int)rank), "host", "?");
 }
 
