@@ -44,7 +44,7 @@ static double goodness(double v, double med, bool high_bad)
 
 	if (ratio >= 1.0)
 		return 1.0;
-	if (ratio <= RATIO_LOW)
+	if (!(ratio > RATIO_LOW)) /* NaN too: 0 / 0 in a document read back */
 		return 0.0;
 	return (ratio - RATIO_LOW) / (1.0 - RATIO_LOW);
 }
