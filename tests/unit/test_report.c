@@ -922,7 +922,6 @@ static void test_text_bidir(void **state)
 	free(text);
 }
 
-/* A sweep on one transport: a row per point, a failed one with its error. */
 /* A client clock of RP_CLOCK_SLOW_NS or more a read gets a line under
  * the latency figures, in a block and in a sweep's notes; a cheap one, or
  * a result without latency figures, none. */
@@ -969,6 +968,7 @@ static void test_text_slow_clock(void **state)
 	free(text);
 }
 
+/* A sweep on one transport: a row per point, a failed one with its error. */
 static void test_text_sweep(void **state)
 {
 	char *text;
