@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """
-Verbs and rsocket end-to-end tests, run inside the Soft-RoCE guest (one boot
-per group) by tests/vm/run_group.sh:
+Verbs and rsocket end-to-end tests, run inside the Soft-RoCE guest by
+tests/vm/run_group.sh, several groups in one boot:
 
-    tests/vm/rxe-run -- python3 tests/vm/guest_tests.py GROUP /path/to/rdmaperf
+    tests/vm/rxe-run -- python3 tests/vm/guest_tests.py GROUP[,GROUP...] \
+        /path/to/rdmaperf [/path/to/verbs_smoke]
 
 Every test runs the real binary against a real server process on rxe0
 (RP_VM_ADDR) and asserts on the JSON it prints. Groups:
+    smoke        tests/vm/verbs_smoke.c: the rdma transport through its ops
+                 table alone, every op, size and depth
     verbs_ops    every operation with --verify, depth 1 and 16, time mode
     verbs_sizes  1 byte, an inline size, above the MTU, 1 MiB
     transports   rdma,rsocket,tcp in one run; rsocket alone per op
@@ -1055,23 +1058,45 @@ def nfs(binary):
     return nfs_tests.nfs(binary)
 
 
-GROUPS = {"verbs_ops": verbs_ops, "verbs_sizes": verbs_sizes,
-          "transports": transports, "streams": streams, "robust": robust,
-          "siw": siw, "nfs": nfs}
+def smoke(_binary):
+    """tests/vm/verbs_smoke.c: the rdma transport through its ops table
+    alone (its path is the third argument)."""
+    def run_smoke(_b, _srv):
+        if not SMOKE:
+            raise TestFailure("no verbs_smoke binary: pass its path after "
+                              "rdmaperf's")
+        p = subprocess.run([SMOKE], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True,
+                           timeout=600)
+        log("  " + p.stdout.rstrip().replace("\n", "\n  "))
+        check(p.returncode == 0, "verbs_smoke exited %d" % p.returncode)
+    return [("verbs_smoke", run_smoke)]
+
+
+GROUPS = {"smoke": smoke, "verbs_ops": verbs_ops,
+          "verbs_sizes": verbs_sizes, "transports": transports,
+          "streams": streams, "robust": robust, "siw": siw, "nfs": nfs}
+SMOKE = None
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in GROUPS:
-        sys.stderr.write("usage: guest_tests.py {%s} RDMAPERF\n" %
-                         "|".join(GROUPS))
+    global SMOKE
+    groups = sys.argv[1].split(",") if len(sys.argv) in (3, 4) else []
+    if not groups or any(g not in GROUPS for g in groups):
+        sys.stderr.write("usage: guest_tests.py GROUP[,GROUP...] RDMAPERF "
+                         "[VERBS_SMOKE]\n  groups: %s\n" % " ".join(GROUPS))
         sys.exit(2)
     binary = os.path.abspath(sys.argv[2])
+    if len(sys.argv) == 4:
+        SMOKE = os.path.abspath(sys.argv[3])
     os.environ.setdefault("RP_VM_ADDR", ADDR)
     srv = GuestServer(binary)
     srv.start()
     try:
-        tests = [(name, lambda b, f=fn: f(b, srv))
-                 for name, fn in GROUPS[sys.argv[1]](binary)]
+        # several groups in one boot: each test's name says its group
+        tests = [(name if len(groups) == 1 else "%s: %s" % (g, name),
+                  lambda b, f=fn: f(b, srv))
+                 for g in groups for name, fn in GROUPS[g](binary)]
         sys.argv = [sys.argv[0], binary]
         e2elib.main(tests)
     finally:

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# CTest entry for one group of guest tests: boots the Soft-RoCE guest once
-# (the siw group: Soft-iWARP) and runs the group inside. Exit 77 (skipped) when the guest cannot boot
-# here, except under RP_REQUIRE_VM=1 (CI), where that is a failure.
-#   tests/vm/run_group.sh GROUP /path/to/rdmaperf [TIMEOUT]
+# CTest entry for guest tests: boots the Soft-RoCE guest once (the siw
+# group: Soft-iWARP, alone) and runs the groups inside, in order (a boot
+# and the first connection cost 15-20 s: few boots keep CI short). Exit 77
+# (skipped) when the guest cannot boot here, except under RP_REQUIRE_VM=1
+# (CI), where that is a failure.
+#   tests/vm/run_group.sh GROUP[,GROUP...] /path/to/rdmaperf [TIMEOUT [VERBS_SMOKE]]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 group=$1
 bin=$(realpath "$2")
 timeout=${3:-600}
+smoke=()
+[ $# -ge 4 ] && smoke=("$(realpath "$4")")
 # The interpreter itself, not a wrapper: a version manager's python3 shim
 # (pyenv's is a bash script that runs several programs) costs the guest 4 s
 # of emulated process starts before python does.
@@ -23,7 +27,7 @@ if [ "$group" = siw ]; then
 fi
 if [ "$rc" -eq 0 ]; then
 	"$here/rxe-run" --timeout "$timeout" "${dev[@]}" -- \
-		"$py" -B "$here/guest_tests.py" "$group" "$bin"
+		"$py" -B "$here/guest_tests.py" "$group" "$bin" ${smoke[@]+"${smoke[@]}"}
 	rc=$?
 fi
 if [ "$rc" -eq 77 ] && [ "${RP_REQUIRE_VM:-0}" = 1 ]; then
