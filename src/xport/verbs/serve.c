@@ -34,17 +34,39 @@ static void rv_idle(const atomic_int *stop)
 		rp_os_flag_wait(stop, RV_IDLE_MAX_MS);
 }
 
-/* Nothing came: once nothing has for RP_LAT_IDLE_NS, the client has gone
- * quiet (a ping-pong never pauses that long): nap instead of spinning.
- * @since: when the idle spell began, 0 while pings come. */
-static void rv_lat_idle(uint64_t *since)
+/* The responder's latency phase between pings: when it began to find
+ * nothing, and whether it naps yet. */
+struct rv_quiet {
+	uint64_t since; /* 0 while pings come */
+	unsigned int checks;
+	bool napping;
+};
+
+/* A ping came: spin on. */
+static void rv_lat_busy(struct rv_quiet *q)
+{
+	*q = (struct rv_quiet){ 0 };
+}
+
+/* Nothing came (called every RV_SPIN_CHECK empty turns): once nothing has
+ * for RP_LAT_IDLE_NS, the client has gone quiet (a ping-pong never pauses
+ * that long): nap instead of spinning. The clock is read every
+ * RV_CLOCK_CHECK turns only: a read can be a system call, and a ping
+ * landing during one waits for it. */
+static void rv_lat_idle(struct rv_quiet *q)
 {
 	struct timespec ts = { .tv_nsec = RV_IDLE_NS };
-	uint64_t now = rp_clock_ns();
+	uint64_t now;
 
-	if (!*since)
-		*since = now;
-	else if (now - *since > RP_LAT_IDLE_NS)
+	if (!q->napping) {
+		if (++q->checks % (RV_CLOCK_CHECK / RV_SPIN_CHECK))
+			return;
+		now = rp_clock_ns();
+		if (!q->since)
+			q->since = now;
+		q->napping = now - q->since > RP_LAT_IDLE_NS;
+	}
+	if (q->napping)
 		nanosleep(&ts, NULL);
 }
 
@@ -212,7 +234,7 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		  struct rp_side_stats *st)
 {
 	struct pollfd *fds = NULL;
-	uint64_t since = 0;
+	struct rv_quiet quiet = { 0 };
 	unsigned int i, spins = 0;
 	int ret = 0;
 
@@ -228,7 +250,7 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 	while (ret >= 0) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
 		if (ret > 0) {
-			since = 0;
+			rv_lat_busy(&quiet);
 			rp_stream_active(bs[0]);
 		} else if (ret == 0 && fds) {
 			ret = rv_sleep_many(bs, n, fds);
@@ -239,7 +261,7 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		if (rv_stopped(stop))
 			break;
 		if (ret == 0 && !fds && phase == RP_PHASE_LATENCY)
-			rv_lat_idle(&since);
+			rv_lat_idle(&quiet);
 	}
 	while (ret >= 0) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
@@ -269,7 +291,7 @@ static int rv_watch_marker(struct rv_stream *s, const atomic_int *stop)
 /* Between pings, every RV_SPIN_CHECK empty turns: reap the echoes, see
  * whether the initiator went quiet. */
 static int rv_write_lat_pause(struct rp_stream *const *bs, unsigned int n,
-			      uint64_t *since)
+			      struct rv_quiet *quiet)
 {
 	unsigned int i;
 	int ret;
@@ -279,7 +301,7 @@ static int rv_write_lat_pause(struct rp_stream *const *bs, unsigned int n,
 		if (ret)
 			return ret;
 	}
-	rv_lat_idle(since);
+	rv_lat_idle(quiet);
 	return 0;
 }
 
@@ -289,7 +311,7 @@ static int rv_write_lat_pause(struct rp_stream *const *bs, unsigned int n,
 static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
 			      const atomic_int *stop)
 {
-	uint64_t since = 0;
+	struct rv_quiet quiet = { 0 };
 	unsigned int i, spins = 0;
 	int ret = 0, got;
 
@@ -299,14 +321,14 @@ static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
 		for (i = 0, got = 0; ret >= 0 && i < n; i++)
 			got |= ret = rv_watch_marker(rv_of(bs[i]), stop);
 		if (got > 0) {
-			since = 0;
+			rv_lat_busy(&quiet);
 			continue;
 		}
 		if (ret < 0 || ++spins % RV_SPIN_CHECK)
 			continue;
 		if (rv_stopped(stop))
 			break;
-		ret = rv_write_lat_pause(bs, n, &since);
+		ret = rv_write_lat_pause(bs, n, &quiet);
 	}
 	return ret < 0 ? ret : 0;
 }

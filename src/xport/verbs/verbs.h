@@ -79,13 +79,16 @@
 #define RV_HANDSHAKE_MS	 15000	    /* accept: request in hand to ESTABLISHED */
 #define RV_PING_SIGNAL	 1  /* write ping-pong: one signaled in this many */
 #define RV_SPIN_CHECK	 64 /* spins on an echo between slower checks */
-#define RV_RESPONDER_SQ	 4  /* responder sends: latency echoes only */
-#define RV_INITIATOR_RQ	 2  /* initiator receives: latency echoes only */
-#define RV_LATE_LAPS	 8  /* write_imm: later laps a slot may hold */
-#define RV_IDLE_NS	 1000000 /* quiet initiator: sleep between stop checks */
-#define RV_IDLE_MAX_MS	 100	 /* idle responder: the longest wait on stop */
-#define RV_EVENT_MS	 5 /* --wait event responder: sleep between checks */
-#define RV_DEVNAME	 64
+/* Spins between clock reads (a deadline, an idle spell): a read can be a
+ * system call, and one on the way to an answer delays it. */
+#define RV_CLOCK_CHECK	16384
+#define RV_RESPONDER_SQ 4	/* responder sends: latency echoes only */
+#define RV_INITIATOR_RQ 2	/* initiator receives: latency echoes only */
+#define RV_LATE_LAPS	8	/* write_imm: later laps a slot may hold */
+#define RV_IDLE_NS	1000000 /* quiet initiator: sleep between stop checks */
+#define RV_IDLE_MAX_MS	100	/* idle responder: the longest wait on stop */
+#define RV_EVENT_MS	5 /* --wait event responder: sleep between checks */
+#define RV_DEVNAME	64
 
 /* Local options, copied from struct rp_xport_params. */
 struct rv_opts {
