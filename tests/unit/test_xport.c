@@ -719,6 +719,10 @@ static void test_token_wrong(void **state)
 			 -ETIMEDOUT);
 	assert_null(srv);
 	assert_in_range(ms_since(t0), 250, 1500);
+	/* the wait in vain says what came instead */
+	assert_string_equal(p.l->err.msg,
+			    "1 connection dropped without the test's token "
+			    "(the last: a wrong token)");
 	assert_dropped(bad);
 	tcp->close(bad);
 	pair_close(&p);
@@ -775,6 +779,7 @@ static void test_accept_timeout(void **state)
 			 -ETIMEDOUT);
 	assert_null(srv);
 	assert_in_range(ms_since(t0), 150, 1200);
+	assert_null(strstr(p.l->err.msg, "dropped"));
 	pair_close(&p);
 }
 
@@ -804,6 +809,9 @@ static void test_accept_timeout_silent_peer(void **state)
 			 -ETIMEDOUT);
 	ms = ms_since(t0);
 	close(fd);
+	assert_string_equal(p.l->err.msg,
+			    "1 connection dropped without the test's token "
+			    "(the last: no token within 2 s)");
 	pair_close(&p);
 	assert_null(srv);
 	assert_in_range(ms, 1900, 3500);

@@ -12,6 +12,7 @@
  * the caller gives, whoever initiates.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,9 +118,12 @@ static int accept_one(struct sock_listener *l, const char *token,
 	*failed = 0;
 	/* The token before any memory: a stray or slow connection costs no
 	 * ring; drop it, keep waiting. */
-	if (check_token(l->c, fd, token)) {
+	err = check_token(l->c, fd, token);
+	if (err) {
 		l->c->close(fd);
 		rp_sock_unreserve(l->c);
+		l->dropped++;
+		l->drop_err = err;
 		return ACCEPT_KEEP_TRYING;
 	}
 	err = rp_sock_stream_create(l->base.ops, &l->base.spec, role, fd, &s);
@@ -134,6 +138,25 @@ static int accept_one(struct sock_listener *l, const char *token,
 	return 0;
 }
 
+/* The wait ended with no stream, but connections came: say so and why
+ * they were dropped (their clients saw them close and no reason). */
+static int dropped_all(struct sock_listener *l)
+{
+	char why[64];
+
+	if (l->drop_err == -ETIMEDOUT)
+		snprintf(why, sizeof(why), "no token within %.0f s",
+			 (double)TOKEN_WAIT_NS / RP_NS_PER_SEC);
+	else if (l->drop_err == -EACCES)
+		snprintf(why, sizeof(why), "a wrong token");
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-l->drop_err));
+	return rp_errf(&l->base.err, -ETIMEDOUT,
+		       "%u connection%s dropped without the test's token (the "
+		       "last: %s)",
+		       l->dropped, l->dropped == 1 ? "" : "s", why);
+}
+
 int rp_sock_accept(struct rp_listener *base, const char *token,
 		   enum rp_role role, int timeout_ms, struct rp_stream **out)
 {
@@ -143,6 +166,7 @@ int rp_sock_accept(struct rp_listener *base, const char *token,
 	int err, failed = 0;
 
 	rp_err_clear(&base->err);
+	l->dropped = 0;
 	do {
 		err = rp_wait_fd(l->c->poll, l->fd, POLLIN, deadline);
 		if (err && err != -ETIMEDOUT)
@@ -156,6 +180,8 @@ int rp_sock_accept(struct rp_listener *base, const char *token,
 		return rp_errf(&base->err, -failed,
 			       "cannot accept a data connection: %s",
 			       strerror(failed));
+	if (err == -ETIMEDOUT && l->dropped)
+		return dropped_all(l);
 	if (err)
 		return err;
 	*out = &s->base;

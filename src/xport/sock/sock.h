@@ -95,6 +95,8 @@ struct sock_listener {
 	struct rp_listener base;
 	const struct rp_sock_calls *c;
 	rp_sock_t fd;
+	unsigned int dropped; /* this accept: connections without the token */
+	int drop_err;	      /* the last one's: -ETIMEDOUT, -EACCES, ... */
 };
 
 /* A cumulative 8-byte counter, being sent or being received. */
