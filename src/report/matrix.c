@@ -89,9 +89,7 @@ static const char *cell_failure(const cJSON *cell, const cJSON *r)
 	return NULL;
 }
 
-/* A cell's rank as an index below @n, or @n: a document read back may
- * hold anything there (NaN where it is not a number, a negative). */
-static size_t rank_index(double v, size_t n)
+size_t rp_matrix_rank_index(double v, size_t n)
 {
 	return v >= 0 && v < (double)n ? (size_t)v : n;
 }
@@ -103,8 +101,10 @@ static void fill(struct table *t, const cJSON *cells, int k)
 
 	cJSON_ArrayForEach(c, cells)
 	{
-		i = rank_index(cJSON_GetNumberValue(GET(c, "client")), t->n);
-		j = rank_index(cJSON_GetNumberValue(GET(c, "server")), t->n);
+		i = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "client")),
+					 t->n);
+		j = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "server")),
+					 t->n);
 		if (i >= t->n || j >= t->n)
 			continue;
 		at = i * t->n + j;

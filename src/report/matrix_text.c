@@ -21,15 +21,15 @@ static const char *str_of(const cJSON *o, const char *k, const char *dflt)
 	return cJSON_IsString(v) ? v->valuestring : dflt;
 }
 
-/* @rank's host; a document read back may hold anything for @rank (NaN
- * where it is not a number, or beyond an int). */
+/* @rank's host, or "?" (rp_matrix_rank_index: none, or no such rank). */
 static const char *host_of(const cJSON *doc, double rank)
 {
 	const cJSON *ranks = GET(GET(doc, "matrix"), "ranks");
+	size_t n = (size_t)cJSON_GetArraySize(ranks);
+	size_t i = rp_matrix_rank_index(rank, n);
 
-	if (!(rank >= 0 && rank < cJSON_GetArraySize(ranks)))
-		return "?";
-	return str_of(cJSON_GetArrayItem(ranks, (int)rank), "host", "?");
+	return i < n ? str_of(cJSON_GetArrayItem(ranks, (int)i), "host", "?")
+		     : "?";
 }
 
 /* "tcp write 64 KiB q16" (and "at 200000 ops/s" in an open loop). */

@@ -72,6 +72,11 @@ void rp_report_csv_cell(FILE *f, const cJSON *v);
 /* --matrix (matrix_text.c): what a table is of, "tcp write 64 KiB q16". */
 void rp_matrix_label(const cJSON *tab, char *buf, size_t len);
 
+/* --matrix (matrix.c): a rank read from a document as an index below @n,
+ * or @n where it is none (a document read back may hold anything there:
+ * NaN where it is not a number, a negative, one beyond the ranks). */
+size_t rp_matrix_rank_index(double v, size_t n);
+
 /* Text (text.c, text_detail.c, text_sweep.c) */
 
 /** A sweep's shape: @n results are n_transports x n_points. */

@@ -19,6 +19,7 @@
 
 #include "cli/options.h"
 #include "report/matrix.h"
+#include "report/priv.h"
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
 
@@ -254,6 +255,19 @@ static void test_text_csv(void **state)
 	cJSON_Delete(doc);
 }
 
+/* A rank read back from a document: an index only where it is one. */
+static void test_rank_index(void **state)
+{
+	(void)state;
+	assert_int_equal(rp_matrix_rank_index(0, 3), 0);
+	assert_int_equal(rp_matrix_rank_index(2, 3), 2);
+	assert_int_equal(rp_matrix_rank_index(3, 3), 3);
+	assert_int_equal(rp_matrix_rank_index(-1, 3), 3);
+	assert_int_equal(rp_matrix_rank_index(NAN, 3), 3);
+	assert_int_equal(rp_matrix_rank_index(1e300, 3), 3);
+	assert_int_equal(rp_matrix_rank_index(0, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_two_ranks),
 		cmocka_unit_test(test_all_failed),
 		cmocka_unit_test(test_text_csv),
+		cmocka_unit_test(test_rank_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
