@@ -12,14 +12,10 @@ bin=$(realpath "$2")
 timeout=${3:-600}
 smoke=()
 [ $# -ge 4 ] && smoke=("$(realpath "$4")")
-case ",$group," in
-*,siw,*)
-	[ "$group" = siw ] || {
-		echo "run_group: siw boots a guest of its own (Soft-iWARP): run it alone" >&2
-		exit 2
-	}
-	;;
-esac
+if [[ $group != siw && ,$group, == *,siw,* ]]; then
+	echo "run_group: siw boots a guest of its own (Soft-iWARP): run it alone" >&2
+	exit 2
+fi
 # The interpreter itself, not a wrapper: a version manager's python3 shim
 # (pyenv's is a bash script that runs several programs) costs the guest 4 s
 # of emulated process starts before python does.

@@ -35,32 +35,23 @@ static void rv_idle(const atomic_int *stop)
 }
 
 /* The responder's latency phase between pings: when it began to find
- * nothing, and whether it naps yet. */
+ * nothing (0 while pings come), and whether it naps yet. */
 struct rv_quiet {
-	uint64_t since; /* 0 while pings come */
-	unsigned int checks;
+	uint64_t since;
 	bool napping;
 };
 
-/* A ping came: spin on. */
-static void rv_lat_busy(struct rv_quiet *q)
-{
-	*q = (struct rv_quiet){ 0 };
-}
-
-/* Nothing came (called every RV_SPIN_CHECK empty turns): once nothing has
- * for RP_LAT_IDLE_NS, the client has gone quiet (a ping-pong never pauses
- * that long): nap instead of spinning. The clock is read every
- * RV_CLOCK_CHECK turns only: a read can be a system call, and a ping
- * landing during one waits for it. */
-static void rv_lat_idle(struct rv_quiet *q)
+/* Nothing came (called every RV_SPIN_CHECK empty turns, the @spins-th):
+ * once nothing has for RP_LAT_IDLE_NS, the client has gone quiet (a
+ * ping-pong never pauses that long): nap instead of spinning. The clock
+ * is read every RV_CLOCK_CHECK turns only: a read can be a system call,
+ * and a ping landing during one waits for it. */
+static void rv_lat_idle(struct rv_quiet *q, unsigned int spins)
 {
 	struct timespec ts = { .tv_nsec = RV_IDLE_NS };
 	uint64_t now;
 
-	if (!q->napping) {
-		if (++q->checks % (RV_CLOCK_CHECK / RV_SPIN_CHECK))
-			return;
+	if (!q->napping && !(spins % RV_CLOCK_CHECK)) {
 		now = rp_clock_ns();
 		if (!q->since)
 			q->since = now;
@@ -250,7 +241,7 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 	while (ret >= 0) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
 		if (ret > 0) {
-			rv_lat_busy(&quiet);
+			quiet = (struct rv_quiet){ 0 };
 			rp_stream_active(bs[0]);
 		} else if (ret == 0 && fds) {
 			ret = rv_sleep_many(bs, n, fds);
@@ -261,7 +252,7 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		if (rv_stopped(stop))
 			break;
 		if (ret == 0 && !fds && phase == RP_PHASE_LATENCY)
-			rv_lat_idle(&quiet);
+			rv_lat_idle(&quiet, spins);
 	}
 	while (ret >= 0) {
 		ret = rv_serve_pass(bs, n, phase, stop, st);
@@ -291,7 +282,7 @@ static int rv_watch_marker(struct rv_stream *s, const atomic_int *stop)
 /* Between pings, every RV_SPIN_CHECK empty turns: reap the echoes, see
  * whether the initiator went quiet. */
 static int rv_write_lat_pause(struct rp_stream *const *bs, unsigned int n,
-			      struct rv_quiet *quiet)
+			      struct rv_quiet *quiet, unsigned int spins)
 {
 	unsigned int i;
 	int ret;
@@ -301,7 +292,7 @@ static int rv_write_lat_pause(struct rp_stream *const *bs, unsigned int n,
 		if (ret)
 			return ret;
 	}
-	rv_lat_idle(quiet);
+	rv_lat_idle(quiet, spins);
 	return 0;
 }
 
@@ -321,14 +312,14 @@ static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
 		for (i = 0, got = 0; ret >= 0 && i < n; i++)
 			got |= ret = rv_watch_marker(rv_of(bs[i]), stop);
 		if (got > 0) {
-			rv_lat_busy(&quiet);
+			quiet = (struct rv_quiet){ 0 };
 			continue;
 		}
 		if (ret < 0 || ++spins % RV_SPIN_CHECK)
 			continue;
 		if (rv_stopped(stop))
 			break;
-		ret = rv_write_lat_pause(bs, n, &quiet);
+		ret = rv_write_lat_pause(bs, n, &quiet, spins);
 	}
 	return ret < 0 ? ret : 0;
 }
