@@ -2,7 +2,8 @@
 /*
  * What a server grants one test (--max-memory, --max-streams, --max-size,
  * --max-time): each within what the protocol itself allows, so a server
- * can only be made stricter than the spec's own bounds.
+ * can only be made stricter than the spec's own bounds. And how long
+ * either side waits for a sign of life (--stall-timeout).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -62,5 +63,23 @@ int rp_cli_o_max_time(struct parse *p, const char *arg)
 				  "to %llu seconds",
 				  arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
 	p->cfg->limits.max_time_ns = ns;
+	return 0;
+}
+
+/* Both sides: a ping unanswered, an operation not completing, a server's
+ * client silent this long ends the phase. 1 s at least: a healthy phase on
+ * a loaded emulated device has paused for a few hundred milliseconds. */
+int rp_cli_o_stall_timeout(struct parse *p, const char *arg)
+{
+	uint64_t ns;
+	int err = rp_units_parse_seconds(arg, &ns);
+
+	if (err || ns < 1000000000ULL ||
+	    ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
+		return rp_cli_bad(p,
+				  "--stall-timeout: '%s' is not a duration "
+				  "from 1 to %llu seconds",
+				  arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
+	p->cfg->stall_ns = ns;
 	return 0;
 }

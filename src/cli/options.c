@@ -199,6 +199,7 @@ enum {
 	O_MAX_STREAMS,
 	O_MAX_SIZE,
 	O_MAX_TIME,
+	O_STALL_TIMEOUT,
 	O_ALLOW,
 	O_AUTH_KEY,
 	O_RATE,
@@ -294,6 +295,8 @@ static const struct opt opts[] = {
 	  "server: largest message (default 1G)" },
 	{ "max-time", O_MAX_TIME, 1, rp_cli_o_max_time, "SEC",
 	  "server: longest timed phase, and test (default 3600)" },
+	{ "stall-timeout", O_STALL_TIMEOUT, 1, rp_cli_o_stall_timeout, "SEC",
+	  "end a phase with no sign of life this long (default 30)" },
 	{ "allow", O_ALLOW, 1, rp_cli_o_allow, "CIDRS",
 	  "server: only clients from these prefixes (10.0.0.0/8,::1)" },
 	{ "auth-key", O_AUTH_KEY, 1, rp_cli_o_auth_key, "FILE",
@@ -365,6 +368,7 @@ static void defaults(struct rp_config *cfg)
 		.max_size = RP_SPEC_MAX_SIZE,
 		.max_time_ns = RP_LIMIT_TIME_DEFAULT_S * 1000000000ULL,
 	};
+	cfg->stall_ns = RP_STALL_TIMEOUT_NS;
 }
 
 /* What --report takes: the output options. */
@@ -384,10 +388,11 @@ static bool report_ok(int val)
 static bool server_ok(int val)
 {
 	static const int ok[] = {
-		's',	 'a',	       'p',	      'd',	  'h',
-		'V',	 O_ONCE,       O_QUIET,	      O_CPU,	  O_IB_PORT,
-		O_GID,	 O_MAX_MEMORY, O_MAX_STREAMS, O_MAX_SIZE, O_MAX_TIME,
-		O_ALLOW, O_AUTH_KEY,   O_INLINE,      O_MTU,
+		's',	       'a',	   'p',	       'd',
+		'h',	       'V',	   O_ONCE,     O_QUIET,
+		O_CPU,	       O_IB_PORT,  O_GID,      O_MAX_MEMORY,
+		O_MAX_STREAMS, O_MAX_SIZE, O_MAX_TIME, O_ALLOW,
+		O_AUTH_KEY,    O_INLINE,   O_MTU,      O_STALL_TIMEOUT,
 	};
 	size_t i;
 

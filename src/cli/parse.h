@@ -55,6 +55,7 @@ int rp_cli_o_max_memory(struct parse *p, const char *arg);
 int rp_cli_o_max_streams(struct parse *p, const char *arg);
 int rp_cli_o_max_size(struct parse *p, const char *arg);
 int rp_cli_o_max_time(struct parse *p, const char *arg);
+int rp_cli_o_stall_timeout(struct parse *p, const char *arg);
 
 /* test_opts.c: what the test is and how long it runs */
 int rp_cli_o_op(struct parse *p, const char *arg);

@@ -133,6 +133,7 @@ static void server_side(const cJSON *done, struct rp_side *side)
 static int run_latency(struct client *c)
 {
 	struct rp_engine_opts o = { .iterations = c->res->spec.lat_iterations,
+				    .stall_ns = c->cfg->stall_ns,
 				    .intr = c->cfg->interrupted };
 	struct rp_engine_stream es = { .s = c->fwd[0].s, .hist = c->scratch };
 	struct rp_result *r = c->res;
@@ -166,13 +167,14 @@ static int run_latency(struct client *c)
 
 /* How long the client waits for DONE: under --bidir the server's own
  * initiators may still be finishing (they end on their own, bounded by
- * their stall time), so allow them as long again as the client took. */
+ * their stall time, which the client takes to be its own), so allow them
+ * that and as long again as the client took. */
 static int done_timeout_ms(const struct client *c, uint64_t took_ns)
 {
 	uint64_t ms = RP_SETUP_TIMEOUT_MS;
 
 	if (c->n_rev)
-		ms += RP_STALL_TIMEOUT_NS / 1000000 + 2 * took_ns / 1000000;
+		ms += rp_stall_ns(c->cfg) / 1000000 + 2 * took_ns / 1000000;
 	return ms > 24ULL * 3600 * 1000 ? 24 * 3600 * 1000 : (int)ms;
 }
 
@@ -194,6 +196,7 @@ static int traffic_start(struct client *c, struct traffic *t)
 	int err;
 
 	t->o.abort = &t->abort;
+	t->o.stall_ns = cfg->stall_ns;
 	t->co = (struct rp_crew_opts){ .phase = t->phase,
 				       .eng = t->o,
 				       .cpus = cfg->cpus,

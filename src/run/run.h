@@ -27,7 +27,7 @@
 #define RP_MAX_CPUS	    RP_SPEC_MAX_THREADS /* --cpu list */
 #define RP_CTRL_TIMEOUT_MS  10000		/* one control message */
 #define RP_SETUP_TIMEOUT_MS 30000 /* transport setup, phase barriers */
-#define RP_STALL_TIMEOUT_NS (30ULL * 1000000000ULL) /* no completion */
+#define RP_STALL_TIMEOUT_NS (30ULL * 1000000000ULL) /* --stall-timeout */
 
 enum rp_mode {
 	RP_MODE_NONE,
@@ -121,11 +121,22 @@ struct rp_config {
 	double outlier;
 	unsigned int round_timeout_s;
 	struct rp_limits limits; /* server */
+	/* --stall-timeout: a phase with no sign of life this long ends, on
+	 * either side (a ping unanswered, nothing completing, a silent
+	 * client) */
+	uint64_t stall_ns;
 	struct rp_access access; /* --allow (server), --auth-key (both) */
 	/* set by a signal handler (a lock-free atomic is safe there) and
 	 * read by every thread: stop posting, finish, report */
 	const atomic_int *interrupted;
 };
+
+/** rp_stall_ns - @cfg's --stall-timeout; RP_STALL_TIMEOUT_NS where unset
+ *  (a config built without the command line's defaults). */
+static inline uint64_t rp_stall_ns(const struct rp_config *cfg)
+{
+	return cfg->stall_ns ? cfg->stall_ns : RP_STALL_TIMEOUT_NS;
+}
 
 /** One side's view of the throughput phase. */
 struct rp_side {

@@ -115,6 +115,7 @@ static int start_crews(struct session *s, struct phase *p)
 	for (i = 0; i < s->n_fwd; i++)
 		fwd[i].s = s->streams[i];
 	co.eng.intr = &p->abort;
+	co.eng.stall_ns = cfg->stall_ns;
 	err = rp_crew_start(&p->responders, RP_ROLE_RESPONDER, fwd, p->st,
 			    s->n_fwd, s->spec.threads, &co);
 	free(fwd); /* the crew copied the stream pointers */
@@ -188,7 +189,7 @@ static uint64_t activity(const struct session *s, bool *blind)
 static int phase_watch(struct session *s, struct phase *p)
 {
 	const struct rp_limits *l = &s->srv->cfg->limits;
-	uint64_t now = rp_clock_ns(), act;
+	uint64_t now = rp_clock_ns(), act, stall = rp_stall_ns(s->srv->cfg);
 	char text[160];
 	bool blind;
 
@@ -200,9 +201,8 @@ static int phase_watch(struct session *s, struct phase *p)
 			 (double)l->max_time_ns / 1e9);
 		return session_refuse(s, -ETIMEDOUT, "limit", text);
 	}
-	if (p->o.duration_ns && now - p->t0 > p->o.duration_ns +
-						      RP_STALL_TIMEOUT_NS +
-						      PHASE_SLACK_NS) {
+	if (p->o.duration_ns &&
+	    now - p->t0 > p->o.duration_ns + stall + PHASE_SLACK_NS) {
 		snprintf(text, sizeof(text),
 			 "the %s phase ran %.0f s past its %.3g s: the client "
 			 "is gone or stuck",
@@ -215,11 +215,11 @@ static int phase_watch(struct session *s, struct phase *p)
 	if (act != p->seen || blind) {
 		p->seen = act;
 		p->alive_ns = now;
-	} else if (now - p->alive_ns > RP_STALL_TIMEOUT_NS) {
+	} else if (now - p->alive_ns > stall) {
 		snprintf(text, sizeof(text),
-			 "nothing arrived for %.0f s in the %s phase",
-			 (double)RP_STALL_TIMEOUT_NS / 1e9,
-			 rp_phase_name(p->phase));
+			 "nothing arrived for %.3g s in the %s phase "
+			 "(--stall-timeout)",
+			 (double)stall / 1e9, rp_phase_name(p->phase));
 		return session_refuse(s, -ETIMEDOUT, "timeout", text);
 	}
 	return 0;

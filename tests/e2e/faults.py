@@ -27,9 +27,12 @@ Each case's docstring names the item of the issue it covers:
                                      transport_nul, dup_key_*
   [8] a signal to the server         server_sig*_during_test
   [9] SIGINT to the client           client_sigint_*
-The slow cases ([2], [3]: the server's stall bound, 30 s) run in parallel,
-each against its own server, started before the others, which run
-meanwhile; each slow case's outcome is reported last, under its own name.
+  [10] a server SIGSTOPped mid-phase  server_stopped_*: the client's own
+       --stall-timeout ends its test (a ping or an operation unanswered)
+The slow cases ([2], [3]: the server's stall bound, --stall-timeout 8)
+run in parallel, each against its own server, started before the others,
+which run meanwhile; each slow case's outcome is reported last, under its
+own name.
 
     python3 tests/e2e/faults.py /path/to/rdmaperf
     FAULTS_ONLY=credit_2p62_verify,limit_size python3 tests/e2e/faults.py ...
@@ -62,7 +65,10 @@ NORMAL = ["-x", "tcp", "-o", "write", "-S", "4096", "-q", "8", "-C", "2000"] \
 # The bounds the issue sets, and what the server mirrors
 # (src/run/server_phase.c, phase_watch): nothing arrives for the stall
 # time, or a timed phase runs past its length + the stall time + a slack.
-SERVER_STALL_S = 30  # RP_STALL_TIMEOUT_NS: the client's; the server mirrors it
+# The slow cases' servers run with --stall-timeout SERVER_STALL_S: the
+# bound under test is the option's, and the default's 30 s would keep this
+# file waiting that long
+SERVER_STALL_S = 8
 PHASE_SLACK_S = 10   # PHASE_SLACK_NS: past a timed phase's length + stall
 GRACE_S = 3          # for the server's 200 ms look and a loaded machine
 SILENT_PHASE_S = 2   # the duration of the time-mode silent cases
@@ -74,6 +80,11 @@ NORMAL_WITHIN_S = 10  # after a fault ended: a normal run succeeds by then
 ACK_BOUND_S = 10     # the real client fails on an absurd ack by then
 SIGNAL_BOUND_S = 1.0  # the issue: within 1 s (it wants 0.1 s for a client)
 SIGNAL_SLACK_S = 0.5  # a loaded 2-core test machine
+CLIENT_STALL_S = 2   # the client's --stall-timeout in server_stopped_*
+# past it: the client's 300 ms look for the server's word, its 2 s wait
+# for the server to close after its ERROR (src/run/client.c, part_wait),
+# and a loaded machine
+CLIENT_AFTER_STALL_S = 4.0
 RSS_SLACK_KIB = 16 * 1024  # what a refused or forged request may cost
 SANITIZER_WORDS = ("runtime error:", "AddressSanitizer", "LeakSanitizer",
                    "UndefinedBehaviorSanitizer")
@@ -404,7 +415,7 @@ def _silent_run(binary, name):
     bound = _silent_bound(mode)
     fails = []
     line = name
-    srv = FaultServer(binary)
+    srv = FaultServer(binary, ["--stall-timeout", str(SERVER_STALL_S)])
     srv.start()
     try:
         pid = srv.proc.pid
@@ -1050,6 +1061,109 @@ def server_signal_case(binary, sig):
         srv.stop()
 
 
+class LineReader:
+    """@p's stdout read by a thread, line by line, into .lines (a pipe's
+    readline cannot time out)."""
+
+    def __init__(self, p):
+        self.lines = []
+        self.cond = threading.Condition()
+        self.thread = threading.Thread(target=self._run, args=(p,),
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self, p):
+        for line in p.stdout:
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
+
+    def wait_for(self, word, within):
+        """True once a line holds @word, False after @within s."""
+        with self.cond:
+            return self.cond.wait_for(
+                lambda: any(word in x for x in self.lines), within)
+
+
+def server_stopped_case(binary, phase, args, words):
+    """[10] The server SIGSTOPped 1 s into the client's @phase: the
+    client, with --stall-timeout CLIENT_STALL_S, must fail its test (exit
+    1, code timeout, @words in the message) within that bound and
+    CLIENT_AFTER_STALL_S more; the server, continued, serves a normal
+    test and gives its descriptors back."""
+    srv = FaultServer(binary)
+    srv.start()
+    p = None
+    try:
+        fd0 = fd_count(srv.proc.pid)
+        p = start(binary, ["-c", "-a", "127.0.0.1", "-p", srv.port, "-x",
+                           "tcp", "-S", "64", "-q", "4", "--warmup", "10",
+                           "--stall-timeout", str(CLIENT_STALL_S),
+                           "--json-stream"] + args)
+        out = LineReader(p)
+        check(out.wait_for('"type":"point"', 20), lambda: "the client "
+              "never began its point: %r" % (p.communicate()[1],))
+        time.sleep(1.0)
+        check(p.poll() is None, lambda: "the client ended before the "
+              "server was stopped: %r" % (p.communicate()[1][-2000:],))
+        srv.proc.send_signal(signal.SIGSTOP)
+        t0 = time.monotonic()
+        bound = CLIENT_STALL_S + CLIENT_AFTER_STALL_S
+        try:
+            p.wait(timeout=bound + 10)
+            took = time.monotonic() - t0
+        except subprocess.TimeoutExpired:
+            took = None
+        srv.proc.send_signal(signal.SIGCONT)
+        check(took is not None, "%s phase: the client still ran %.0f s "
+              "after the server was stopped, with --stall-timeout %d" %
+              (phase, bound + 10, CLIENT_STALL_S))
+        out.thread.join(5)
+        doc = json.loads(out.lines[-1]) if out.lines else {}
+        error = doc.get("error") or {}
+        log("  %s phase: the client ended %.2f s after the server's "
+            "SIGSTOP (--stall-timeout %d), exit %d: %s" %
+            (phase, took, CLIENT_STALL_S, p.returncode, json.dumps(error)))
+        check(took >= CLIENT_STALL_S - 0.5, "%s phase: the client gave up "
+              "%.2f s after the server's SIGSTOP, before its %d s" %
+              (phase, took, CLIENT_STALL_S))
+        check(took <= bound, "%s phase: the client ended %.2f s after the "
+              "server's SIGSTOP; want within %d s + %.0f s" %
+              (phase, took, CLIENT_STALL_S, CLIENT_AFTER_STALL_S))
+        check(p.returncode == 1, "%s phase: the client exited %d, want 1" %
+              (phase, p.returncode))
+        check(error.get("code") == "timeout" and
+              all(w in error.get("message", "") for w in words),
+              "%s phase: the client's error is %r, want code timeout and %r"
+              % (phase, error, words))
+        normal_after(srv, "a server SIGSTOPped in the %s phase" % phase)
+        fds_back(srv, fd0, "a server SIGSTOPped in the %s phase" % phase)
+    finally:
+        if p is not None and p.poll() is None:
+            p.kill()
+            p.communicate()
+        if srv.alive():
+            srv.proc.send_signal(signal.SIGCONT)
+        srv.stop()
+
+
+def test_server_stopped_latency(binary):
+    """[10] The server SIGSTOPped in the latency phase: a ping unanswered."""
+    server_stopped_case(binary, "latency",
+                        ["--no-bandwidth", "--lat-iterations", "1000000000"],
+                        ("latency phase", "no answer to a ping for %d s" %
+                         CLIENT_STALL_S))
+
+
+def test_server_stopped_bandwidth(binary):
+    """[10] The server SIGSTOPped in the throughput phase: nothing
+    completes."""
+    server_stopped_case(binary, "bandwidth",
+                        ["--no-latency", "-t", "60"],
+                        ("bandwidth phase", "no operation completed for %d s"
+                         % CLIENT_STALL_S))
+
+
 def test_server_sigterm_during_test(binary):
     """[8] SIGTERM to the server while a -t 30 test runs."""
     server_signal_case(binary, signal.SIGTERM)
@@ -1233,6 +1347,8 @@ TESTS = [
     ("client_sigint_bandwidth", test_client_sigint_bandwidth),
     ("client_sigint_setup", test_client_sigint_setup),
     ("client_sigint_twice", test_client_sigint_twice),
+    ("server_stopped_latency", test_server_stopped_latency),
+    ("server_stopped_bandwidth", test_server_stopped_bandwidth),
 ] + [(name, silent_test(name)) for name in SILENT]
 
 if __name__ == "__main__":

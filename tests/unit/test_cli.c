@@ -305,6 +305,10 @@ static const struct bad_case bad_cases[] = {
 	{ { "-s", "--max-streams", "129" }, { "--max-streams", "128" } },
 	{ { "-s", "--max-size", "2G" }, { "--max-size" } },
 	{ { "-s", "--max-time", "0.5" }, { "--max-time", "1 to" } },
+	{ { "-s", "--stall-timeout", "0.5" }, { "--stall-timeout", "1 to" } },
+	{ { "-c", "-a", "h", "--stall-timeout", "86401" },
+	  { "--stall-timeout", "86400" } },
+	{ { "-c", "-a", "h", "--stall-timeout", "x" }, { "--stall-timeout" } },
 	{ { "-c", "-a", "h", "-o", "X" }, { "-o/--op", "X" } },
 	{ { "-c" }, { "--address" } },
 	{ { "-c", "-a", "" }, { "--address" } },
@@ -697,9 +701,11 @@ static void test_limits(void **state)
 	assert_int_equal(l->max_streams, RP_SPEC_MAX_STREAMS);
 	assert_int_equal(l->max_size, RP_SPEC_MAX_SIZE);
 	assert_int_equal(l->max_time_ns, 3600ULL * 1000000000ULL);
+	assert_int_equal(cfg_a.stall_ns, 30ULL * 1000000000ULL);
 	parse_ok(PARSE("-s", "--max-memory", "64M", "--max-streams", "4",
 		       "--max-size", "1M", "--max-time", "10", "--once", "-a",
-		       "::1", "--cpu", "0"));
+		       "::1", "--cpu", "0", "--stall-timeout", "2.5"));
+	assert_int_equal(cfg_a.stall_ns, 2500ULL * 1000000ULL);
 	assert_int_equal(l->max_memory, 64ULL << 20);
 	assert_int_equal(l->max_streams, 4);
 	assert_int_equal(l->max_size, 1ULL << 20);
@@ -709,21 +715,21 @@ static void test_limits(void **state)
 static void test_usage(void **state)
 {
 	static const char *const longs[] = {
-		"--server",	 "--client",	   "--interval",
-		"--json-stream", "--csv",	   "--plot",
-		"--report",	 "--max-memory",   "--max-streams",
-		"--max-size",	 "--max-time",	   "--allow",
-		"--auth-key",	 "--loopback",	   "--address",
-		"--port",	 "--transport",	   "--op",
-		"--size",	 "--queue-depth",  "--iterations",
-		"--time",	 "--warmup",	   "--lat-iterations",
-		"--no-latency",	 "--no-bandwidth", "--verify",
-		"--json",	 "--once",	   "--quiet",
-		"--device",	 "--ib-port",	   "--inline",
-		"--gid-index",	 "--mtu",	   "--all-sizes",
-		"--streams",	 "--threads",	   "--bidir",
-		"--wait",	 "--cpu",	   "--help",
-		"--version",
+		"--server",	 "--client",	    "--interval",
+		"--json-stream", "--csv",	    "--plot",
+		"--report",	 "--max-memory",    "--max-streams",
+		"--max-size",	 "--max-time",	    "--allow",
+		"--auth-key",	 "--loopback",	    "--address",
+		"--port",	 "--transport",	    "--op",
+		"--size",	 "--queue-depth",   "--iterations",
+		"--time",	 "--warmup",	    "--lat-iterations",
+		"--no-latency",	 "--no-bandwidth",  "--verify",
+		"--json",	 "--once",	    "--quiet",
+		"--device",	 "--ib-port",	    "--inline",
+		"--gid-index",	 "--mtu",	    "--all-sizes",
+		"--streams",	 "--threads",	    "--bidir",
+		"--wait",	 "--cpu",	    "--help",
+		"--version",	 "--stall-timeout",
 	};
 	char *text = NULL;
 	size_t len = 0, i;
