@@ -19,7 +19,8 @@ Every test runs the real binary against a real server process on rxe0
                  issue 9: -i intervals as JSON lines, with a plot
     robust       issue 10 on verbs: the server's RDMA resources, descriptors
                  and memory after a hundred tests; a client SIGKILLed or
-                 SIGSTOPped mid-test, SIGINT to the server, --max-memory
+                 SIGSTOPped mid-test, the server SIGSTOPped mid ping-pong,
+                 SIGINT to the server, --max-memory
     siw          Soft-iWARP (tests/vm/siw_tests.py)
     nfs          -x file: on NFS mounted over RDMA and over TCP, beside
                  -x rdma, in one table (tests/vm/nfs_tests.py)
@@ -496,15 +497,17 @@ def streams(binary):
 #
 # One server's RDMA objects, descriptors and memory over many short tests;
 # then the faults a verbs test meets, each followed by a normal verbs test
-# on the same server: a client SIGKILLed or SIGSTOPped mid-test, SIGINT to
-# the server, a spec over --max-memory. The bounds are the server's
+# on the same server: a client SIGKILLed or SIGSTOPped mid-test, the server
+# SIGSTOPped mid ping-pong (the client's --stall-timeout ends that), SIGINT
+# to the server, a spec over --max-memory. The bounds are the server's
 # (src/run/run.h, src/run/server_phase.c): a test with no sign of life for
-# RP_STALL_TIMEOUT_NS ends, a timed phase ends by its duration plus that,
+# --stall-timeout (RP_STALL_TIMEOUT_NS unless set) ends, a timed phase ends
+# by its duration plus that,
 # every test by --max-time; each bound with PHASE_SLACK_NS more. One-sided
 # operations (write, read, the atomics) are invisible to the responder: the
 # server cannot see them stall, so only --max-time ends them.
 
-STALL_S = 30        # RP_STALL_TIMEOUT_NS
+STALL_S = 30        # RP_STALL_TIMEOUT_NS, the default --stall-timeout
 SLACK_S = 10        # PHASE_SLACK_NS: past a bound's own
 RES_TESTS = 100     # the issue's count of short tests
 RES_MIN_TESTS = 40  # fewer would prove little
@@ -516,7 +519,13 @@ if os.environ.get("ASAN_OPTIONS"):
     RES_TESTS, RES_MIN_TESTS, RES_BUDGET_S = 25, 20, 120
 RSS_GROWTH_KIB = 16 * 1024
 SIGINT_BOUND_S = 2.5  # the client told of the shutdown (issue: ~2 s)
-STOP_HOLD_S = 40    # how long a client stays SIGSTOPped
+STOP_HOLD_S = 20    # how long a client stays SIGSTOPped
+STOP_STALL_S = 6    # the send server's --stall-timeout in stopped_case
+STOP_MAX_TIME_S = 5  # the write server's --max-time in stopped_case
+PING_STALL_S = 3    # the client's --stall-timeout in server_stopped_case
+# past it: the client's 300 ms look for the server's word, its 2 s wait
+# for the server to close after its ERROR, and the emulated guest
+PING_AFTER_S = 6
 COUNTED = ("pd", "cq", "qp", "cm_id", "mr")
 FEW = ["--warmup", "10", "--lat-iterations", "10"]
 # 32 messages of the default 64 KiB at depth 16: each test still
@@ -675,19 +684,24 @@ class Watched:
             [str(a) for a in args], stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=self.errfile, text=True,
             errors="replace")
-        self.lines, self.phase_at = [], None
+        self.lines, self.phase_at, self.point_at = [], None, None
         self.event = threading.Event()
+        self.point = threading.Event()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self):
         for line in self.proc.stdout:
             self.lines.append(line)
+            if self.point_at is None and '"type":"point"' in line:
+                self.point_at = time.monotonic()
+                self.point.set()
             if self.phase_at is None and '"interval"' in line:
                 # an interval line comes at the end of its interval
                 self.phase_at = time.monotonic()
                 self.event.set()
         self.event.set()
+        self.point.set()
 
     def describe(self):
         self.errfile.seek(0)
@@ -703,6 +717,22 @@ class Watched:
               (within, self.describe()))
         check(self.proc.poll() is None, lambda: "the client ended early: " +
               self.describe())
+
+    def wait_point(self, within=60.0):
+        """Until the client's first point began (its setup done)."""
+        self.point.wait(within)
+        check(self.point_at is not None, lambda: "the client did not begin "
+              "its first point within %.0f s: %s" % (within, self.describe()))
+        check(self.proc.poll() is None, lambda: "the client ended early: " +
+              self.describe())
+
+    def doc(self):
+        """The document it printed last (after it ended), or {}."""
+        self.reader.join(5)
+        try:
+            return json.loads(self.lines[-1]) if self.lines else {}
+        except ValueError:
+            return {}
 
     def kill(self, within=60.0):
         """SIGKILL; returns the seconds until it was reaped (or None)."""
@@ -882,14 +912,19 @@ def stopped_run(srv, op, bound_s, why):
 
 def stopped_case(binary, _srv):
     """[2b] Stopped clients, one per bound, in parallel (each waits out
-    its bound): write on a --max-time 20 server (the responder cannot see
-    one-sided traffic: --max-time ends it, 20 s + SLACK_S after the
-    session began), send on a default server (no receive for STALL_S)."""
+    its bound): write on a --max-time 5 server (the responder cannot see
+    one-sided traffic: --max-time ends it, 5 s + SLACK_S after the session
+    began), send on a --stall-timeout 6 server (no receive for that long).
+    The bounds are the options', not the defaults' (30 s, 3600 s), so
+    that the case does not wait the defaults out."""
     base = rdma_counts()
-    cases = (("write", ["--max-time", "20"], 40,
-              "--max-time 20 + %d s slack from the session's start" %
-              SLACK_S),
-             ("send", [], STALL_S + 8, "the %d s stall bound" % STALL_S))
+    cases = (("write", ["--max-time", str(STOP_MAX_TIME_S)],
+              STOP_MAX_TIME_S + SLACK_S + 2,
+              "--max-time %d + %d s slack from the session's start" %
+              (STOP_MAX_TIME_S, SLACK_S)),
+             ("send", ["--stall-timeout", str(STOP_STALL_S)],
+              STOP_STALL_S + 8, "the --stall-timeout %d bound" %
+              STOP_STALL_S))
     out = {}
 
     def one(op, extra, bound, why):
@@ -912,6 +947,60 @@ def stopped_case(binary, _srv):
             fails.append("%s: %s" % (op, out.get(op)))
     check(not fails, "\n".join(fails))
     resources_back(base, "the stopped clients")
+
+
+def server_stopped_run(srv, op):
+    """A --stall-timeout PING_STALL_S client in its ping-pong phase while
+    the server is SIGSTOPped: it must fail (exit 1, code timeout, "no
+    answer to a ping") within that bound and PING_AFTER_S more; the
+    server, continued, serves a normal test. Returns what was measured."""
+    mark = len(srv.stderr())
+    c = Watched(srv, ["-x", "rdma", "-o", op, "-S", "64", "--warmup", "10",
+                      "--no-bandwidth", "--lat-iterations", "1000000000",
+                      "--stall-timeout", str(PING_STALL_S), "--json-stream"])
+    try:
+        c.wait_point()
+        time.sleep(2.0)  # the 10 warm-up operations done: pinging
+        check(c.proc.poll() is None, lambda: "the client ended before the "
+              "server was stopped: " + c.describe())
+        srv.proc.send_signal(signal.SIGSTOP)
+        t_stop = time.monotonic()
+        bound = PING_STALL_S + PING_AFTER_S
+        ended = wait_until(lambda: c.proc.poll() is not None, bound + 20)
+        srv.proc.send_signal(signal.SIGCONT)
+        check(ended is not None, lambda: "%s: the client still pinged %d s "
+              "after the server's SIGSTOP, with --stall-timeout %d: %s" %
+              (op, bound + 20, PING_STALL_S, c.describe()))
+        error = c.doc().get("error") or {}
+        check(PING_STALL_S - 0.5 <= ended <= bound, lambda: "%s: the "
+              "client ended %.1f s after the server's SIGSTOP; want %d s "
+              "to %d s: %s" % (op, ended, PING_STALL_S, bound, c.describe()))
+        check(c.proc.returncode == 1 and error.get("code") == "timeout" and
+              "no answer to a ping for %d s" % PING_STALL_S in
+              error.get("message", ""), lambda: "%s: want exit 1, code "
+              "timeout, no answer to a ping: %s" % (op, c.describe()))
+        took, busy = verbs_ok(srv, NORMAL, "%s: a normal test after the "
+                              "server was continued" % op)
+    finally:
+        if srv.alive():
+            srv.proc.send_signal(signal.SIGCONT)
+        c.close()
+    return ("%s: the client failed %.1f s after the server's SIGSTOP "
+            "(--stall-timeout %d): %s; the server, continued, said: %s; a "
+            "normal test passed %.1f s later (%d busy)" %
+            (op, ended, PING_STALL_S, error.get("message"),
+             srv.log_since(mark), took, busy))
+
+
+def server_stopped_case(binary, _srv):
+    """[2d] The server SIGSTOPped mid ping-pong: the client's deadline
+    (checked every RV_CLOCK_CHECK turns of its spin) ends its test, on the
+    marker-polling path (write) and the CQ-polling one (send)."""
+    base = rdma_counts()
+    with RobustServer(binary) as srv:
+        for op in ("write", "send"):
+            log("  " + server_stopped_run(srv, op))
+    resources_back(base, "the stopped server's tests")
 
 
 def sigint_case(binary, _srv):
@@ -1029,18 +1118,21 @@ def memory_case(binary, _srv):
 
 
 def robust(binary):
-    """RP_ROBUST_ONLY=resources,killed,stopped,sigint,memory: only those."""
+    """RP_ROBUST_ONLY=resources,killed,stopped,server_stopped,sigint,memory:
+    only those."""
     tests = [("resources", "resources after many short tests",
               resources_case),
              ("killed", "client SIGKILLed mid-test", killed_case),
              ("stopped", "client SIGSTOPped mid-test (write, send)",
               stopped_case),
+             ("server_stopped", "server SIGSTOPped mid ping-pong (write, "
+              "send)", server_stopped_case),
              ("sigint", "SIGINT to the server mid-test", sigint_case),
              ("memory", "a spec over --max-memory", memory_case)]
     only_these = os.environ.get("RP_ROBUST_ONLY")
     if not only_these and os.environ.get("ASAN_OPTIONS"):
-        # the sanitizer suite: the SIGSTOP case waits out 40 s of timers
-        # the first suite has proven; the rest hunt leaks and UB
+        # the sanitizer suite: the SIGSTOP cases wait out timers the
+        # first suite has proven; the rest hunt leaks and UB
         only_these = "resources,killed,sigint,memory"
     return [(name, fn) for key, name, fn in tests
             if not only_these or key in only_these.split(",")]

@@ -119,24 +119,18 @@ static int rv_ping_events(struct rv_stream *s, bool *sent, bool *got,
 }
 
 /* Wait until the operation (if @signaled) and the echo (@recv, or @flag
- * showing @mark, when given) completed, or @deadline_ns. Spins unless the
- * stream has a completion channel and a completion is awaited (@flag is
- * NULL then). */
+ * showing @mark, when given) completed, or @deadline_ns (-ETIMEDOUT, which
+ * the engine words: it knows the stall time). Spins unless the stream has
+ * a completion channel and a completion is awaited (@flag is NULL then). */
 static int rv_ping_wait(struct rv_stream *s, bool signaled, bool recv,
 			const volatile uint8_t *flag, uint8_t mark,
 			uint64_t deadline_ns)
 {
 	bool sent = !signaled, got = !recv && !flag;
-	int ret;
 
 	if (s->cchan && !flag)
-		ret = rv_ping_events(s, &sent, &got, deadline_ns);
-	else
-		ret = rv_ping_spin(s, &sent, &got, flag, mark, deadline_ns);
-	if (ret == -ETIMEDOUT)
-		return rp_stream_fail(&s->base, -ETIMEDOUT,
-				      "ping-pong: no answer in time");
-	return ret;
+		return rv_ping_events(s, &sent, &got, deadline_ns);
+	return rv_ping_spin(s, &sent, &got, flag, mark, deadline_ns);
 }
 
 /* Post a ping; every RV_PING_SIGNAL-th asks for a completion (the send
