@@ -254,7 +254,7 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 			fail(c->res, err, "transport",
 			     "%s: connecting data stream %u of %u: %s",
 			     c->ops->name, i + 1, n, rp_err_text(&why, err));
-			rp_proto_send_error(c->fd, "transport", c->res->error);
+			client_tell(c, "transport", c->res->error);
 			return err;
 		}
 		if (i < c->n_fwd)
@@ -480,14 +480,26 @@ static void release(struct client *c)
 	free(c->rev);
 }
 
-/* BYE after a test that went well, ERROR after one that failed (best
- * effort: the server may have ended the test already). Returns whether to
- * wait for the server to close (part_wait()). */
-static bool part(rp_sock_t fd, const struct rp_result *res)
+/* The server is told why the test failed, once (best effort: it may have
+ * ended the test already). */
+void client_tell(struct client *c, const char *code, const char *message)
 {
+	if (c->told)
+		return;
+	c->told = true;
+	rp_proto_send_error(c->fd, code, message);
+}
+
+/* BYE after a test that went well, ERROR after one that failed (unless it
+ * was told already). Returns whether to wait for the server to close
+ * (part_wait()). */
+static bool part(struct client *c)
+{
+	const struct rp_result *res = c->res;
+
 	if (res->failed)
-		rp_proto_send_error(fd, "client", res->error);
-	else if (rp_proto_send(fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
+		client_tell(c, "client", res->error);
+	else if (rp_proto_send(c->fd, RP_MSG_BYE, NULL, RP_CTRL_TIMEOUT_MS))
 		return false;
 	/* interrupted: the user is waiting, no next transport to serve */
 	return strcmp(res->error_code, "interrupted") != 0;
@@ -583,7 +595,7 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 	 * BYE, so both ends of an rdma stream disconnect at once. The other
 	 * way round, each stream's close waited out RV_CLOSE_MS for a peer
 	 * that was waiting for BYE. */
-	wait = rp_sock_valid(c.fd) && part(c.fd, c.res);
+	wait = rp_sock_valid(c.fd) && part(&c);
 	release(&c);
 	if (rp_sock_valid(c.fd)) {
 		if (wait)

@@ -24,6 +24,7 @@ struct client {
 	uint64_t verify_seen;	      /* verify_errors before this point */
 	/* --zerocopy: both sides' counts before this point */
 	struct rp_zc_count zc_seen, zc_server_seen;
+	bool told; /* the server has this test's ERROR: no second one */
 };
 
 /* A local transport (-x file:PATH) runs without a server: no control
@@ -37,6 +38,7 @@ static inline bool client_has_server(const struct client *c)
 __attribute__((format(printf, 4, 5))) int client_fail(struct rp_result *res,
 						      int err, const char *code,
 						      const char *fmt, ...);
+void client_tell(struct client *c, const char *code, const char *message);
 int client_call(struct client *c, uint16_t type, const cJSON *body,
 		uint16_t want, int timeout_ms, cJSON **reply);
 int client_alloc_streams(struct client *c);

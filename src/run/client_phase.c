@@ -106,7 +106,7 @@ static int phase_failed(struct client *c, enum rp_phase p, int err,
 	snprintf(msg, sizeof(msg), "%s phase: %s", rp_phase_name(p),
 		 s ? rp_err_text(&s->err, err) : strerror(-err));
 	if (client_has_server(c))
-		rp_proto_send_error(c->fd, "client", msg);
+		client_tell(c, "client", msg);
 	return fail(c->res, err, err == -ETIMEDOUT ? "timeout" : "transport",
 		    "%s: %s", c->ops->name, msg);
 }

@@ -732,6 +732,8 @@ def ack_case(binary, what, ack):
     check(e["code"] in ("protocol", "transport"),
           "%s: want error code \"protocol\" (or \"transport\"), got %r" %
           (what, e))
+    check(fake.after_error == [], "%s: after its ERROR the client sent %r "
+          "(a session says ERROR once)" % (what, fake.after_error))
     log("  %s: exit 1 after %.2f s: %r" % (what, r.seconds, e))
 
 

@@ -330,8 +330,10 @@ class FakeServer(threading.Thread):
       ack(phase, received, posted_max) -> the ack to send for @received
           messages (None: the true count);
       done(phase, messages, size) -> the DONE body (None: a true one).
-    What happened is in .events (strings) and .client_error (the body of
-    the client's ERROR, if it sent one).
+    What happened is in .events (strings), .client_error (the body of
+    the client's ERROR, if it sent one) and .after_error (the names of
+    the messages it sent after that ERROR, until it closed: a session
+    says ERROR once).
     """
 
     def __init__(self, ack=None, done=None, silent_after=None,
@@ -342,6 +344,7 @@ class FakeServer(threading.Thread):
         self.lifetime = lifetime
         self.events = []
         self.client_error = None
+        self.after_error = None
         self.error = None
         self.lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -368,6 +371,17 @@ class FakeServer(threading.Thread):
     def _recv(self, ctl):
         ctl.settimeout(self._left())
         return recv_message(ctl)
+
+    def _client_erred(self, ctl, body):
+        """The client's ERROR @body came: keep it, and what follows until
+        the client closes (it waits a while for us to close first)."""
+        self.client_error = body
+        try:
+            rest = e2elib.read_to_eof(ctl, min(5.0, self._left()))
+        except (e2elib.TestFailure, OSError) as e:
+            self.note("after the client's ERROR: %s" % e)
+            return
+        self.after_error = [_name(m[2]) for m in parse_messages(rest)]
 
     def _serve(self):
         self.lsock.settimeout(self._left())
@@ -428,7 +442,7 @@ class FakeServer(threading.Thread):
             if m[2] in (BYE, ERROR):
                 self.note(_name(m[2]))
                 if m[2] == ERROR:
-                    self.client_error = m[4]
+                    self._client_erred(ctl, m[4])
                 return
             check(m[2] == START, "fake: want START, got %s" % _name(m[2]))
             phase = m[4].get("phase")
@@ -448,8 +462,8 @@ class FakeServer(threading.Thread):
             if ctl in r:
                 m = self._recv(ctl)
                 if m[2] == ERROR:
-                    self.client_error = m[4]
                     self.note("client ERROR in %s: %r" % (phase, m[4]))
+                    self._client_erred(ctl, m[4])
                     return False
                 check(m[2] == STOP, "fake: want STOP, got %s" % _name(m[2]))
                 n = received // size
