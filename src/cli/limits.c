@@ -50,20 +50,26 @@ int rp_cli_o_max_streams(struct parse *p, const char *arg)
 	return err;
 }
 
+/* A duration of 1 s to RP_SPEC_MAX_SECONDS, in ns. */
+static int seconds_in(struct parse *p, const char *flag, const char *arg,
+		      uint64_t *out)
+{
+	int err = rp_units_parse_seconds(arg, out);
+
+	if (err || *out < 1000000000ULL ||
+	    *out > RP_SPEC_MAX_SECONDS * 1000000000ULL)
+		return rp_cli_bad(p,
+				  "%s: '%s' is not a duration from 1 to %llu "
+				  "seconds",
+				  flag, arg,
+				  (unsigned long long)RP_SPEC_MAX_SECONDS);
+	return 0;
+}
+
 int rp_cli_o_max_time(struct parse *p, const char *arg)
 {
-	uint64_t ns;
-	int err = rp_units_parse_seconds(arg, &ns);
-
 	p->set_server_only = "--max-time";
-	if (err || ns < 1000000000ULL ||
-	    ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
-		return rp_cli_bad(p,
-				  "--max-time: '%s' is not a duration from 1 "
-				  "to %llu seconds",
-				  arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
-	p->cfg->limits.max_time_ns = ns;
-	return 0;
+	return seconds_in(p, "--max-time", arg, &p->cfg->limits.max_time_ns);
 }
 
 /* Both sides: a ping unanswered, an operation not completing, a server's
@@ -71,15 +77,5 @@ int rp_cli_o_max_time(struct parse *p, const char *arg)
  * a loaded emulated device has paused for a few hundred milliseconds. */
 int rp_cli_o_stall_timeout(struct parse *p, const char *arg)
 {
-	uint64_t ns;
-	int err = rp_units_parse_seconds(arg, &ns);
-
-	if (err || ns < 1000000000ULL ||
-	    ns > RP_SPEC_MAX_SECONDS * 1000000000ULL)
-		return rp_cli_bad(p,
-				  "--stall-timeout: '%s' is not a duration "
-				  "from 1 to %llu seconds",
-				  arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
-	p->cfg->stall_ns = ns;
-	return 0;
+	return seconds_in(p, "--stall-timeout", arg, &p->cfg->stall_ns);
 }
