@@ -262,8 +262,6 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 		else
 			c->rev[i - c->n_fwd].s = c->streams[i];
 	}
-	snprintf(c->res->notes, sizeof(c->res->notes), "%s",
-		 c->streams[0]->note);
 	return 0;
 }
 
@@ -357,6 +355,9 @@ static int exchange(struct client *c)
 				    "%s: peer info: %s", c->ops->name,
 				    rp_err_text(&c->streams[i]->err, err));
 	}
+	/* what setup and the peer's info made of the first stream */
+	snprintf(c->res->notes, sizeof(c->res->notes), "%s",
+		 c->streams[0]->note);
 	return 0;
 }
 
