@@ -9,14 +9,17 @@ what it has; the server, asked directly: ERROR "unsupported" at SETUP,
 logged); the comparison table of rdma, rsocket and tcp, and -x all with
 an operation rdma lacks; rdmaperf beside ib_write_bw -R on siw0.
 
-A send sweep whose small points run on buffers set up for 1 MiB is left
-out: iWARP has no RNR retry, and small sends can outrun the receives the
-responder has posted (siw answers with TERMINATE, DDP untagged buffer, no
-buffer; README, "iWARP"). For the same reason a send phase has no more
-messages than the server keeps receives posted (fits()).
+iWARP has no RNR retry: a send that finds no receive posted ends the
+connection (siw: TERMINATE, DDP untagged buffer, no buffer). rdmaperf
+paces iWARP sends by the receiver's credits (src/xport/verbs/credits.c);
+two cases would fail without them: a send sweep whose small points run on
+buffers set up for 1 MiB (32 receives posted, 100 small sends at a time),
+and a send phase during which the server is SIGSTOPped for 2 s (its
+kernel fills the receives posted, none is posted again).
 """
 import os
 import re
+import signal
 import socket
 import subprocess
 import time
@@ -57,27 +60,60 @@ def sweep(b, s, op, depth, verify):
           (info.get("device"), DEV))
 
 
-def fits(size, depth, n):
-    """@n, or fewer: at most the receives the server keeps posted for
-    @size at @depth (src/xport/verbs/setup.c: depth + 16, or as many slots
-    as fit in 8 MiB, at most 512). iWARP has no receiver-not-ready retry
-    and rdmaperf no send credits, so a phase of more messages than that
-    fails whenever the server's software falls behind the wire (README,
-    iWARP): 100 sends of 1 MiB at depth 16 with --verify did, once."""
-    return min(n, max(depth + 16, (8 << 20) // size), 512)
+CREDIT_NOTE = "paced by the receiver's credits"
 
 
 def sends(b, s, depth, verify):
+    """Each size alone: COUNT messages, more than the server keeps
+    posted at 1 MiB (depth + 16)."""
     for size in SIZES:
-        n = fits(size, depth, COUNT)
         doc = gt.client_json(b, s.port, ["-x", "rdma", "-o", "send", "-S",
                                          str(size), "-q", str(depth), "-C",
-                                         str(n), "--warmup",
-                                         str(fits(size, depth, 20)),
-                                         "--lat-iterations", "50"] +
+                                         str(COUNT)] + FEW +
                              (["--verify"] if verify else []))
-        gt.check_result(doc["results"][0], "rdma", "send", size, depth, n,
-                        verify)
+        r = doc["results"][0]
+        gt.check_result(r, "rdma", "send", size, depth, COUNT, verify)
+        check(CREDIT_NOTE in r["notes"], "send on %s: no credit note in %r"
+              % (DEV, r["notes"]))
+
+
+def send_sweep(b, s):
+    """1 B..1 MiB in one setup: 32 receives posted (for 1 MiB), COUNT
+    sends of 1 B at depth 16 that the server's software cannot repost as
+    fast as they arrive."""
+    sweep(b, s, "send", 16, True)
+
+
+def stopped_receiver(b, s):
+    """64 KiB sends at depth 16 for -t 6 while the server is SIGSTOPped
+    for 2 s: its kernel fills the 128 receives posted and none is posted
+    again; the sender must wait for credit, and the test pass."""
+    c = gt.Watched(s, ["-x", "rdma", "-o", "send", "-S", "64K", "-q", "16",
+                       "-t", "6", "-i", "0.5", "--no-latency", "--warmup",
+                       "20", "--json-stream"])
+    try:
+        c.wait_phase()
+        s.proc.send_signal(signal.SIGSTOP)
+        time.sleep(2.0)
+        s.proc.send_signal(signal.SIGCONT)
+        ended = gt.wait_until(lambda: c.proc.poll() is not None, 60)
+        check(ended is not None, lambda: "the client still ran 60 s after "
+              "the server was continued: " + c.describe())
+        doc = c.doc()
+        check(c.proc.returncode == 0 and doc.get("error") is None,
+              lambda: "a send test across a 2 s stop of the server "
+              "failed: " + c.describe())
+        r = doc["results"][0]
+        check(r["ok"] and r["messages"] > 0 and
+              r["bytes"] == 65536 * r["messages"], "result %r" %
+              {k: r.get(k) for k in ("ok", "messages", "bytes")})
+        check(CREDIT_NOTE in r["notes"], "no credit note in %r" % r["notes"])
+        log("  64 KiB sends, server stopped 2 s: %d messages in %.1f s, "
+            "%.1f MB/s" % (r["messages"], r["seconds"],
+                           r["bytes"] / r["seconds"] / 1e6))
+    finally:
+        s.proc.send_signal(signal.SIGCONT)
+        c.close()
 
 
 def refused(b, s, op):
@@ -165,9 +201,13 @@ def siw(binary):
     for q in depths:
         tests.append(("send 1 B, 4 KiB, 1 MiB q%d --verify" % q,
                       lambda b, s, d=q: sends(b, s, d, True)))
+    tests.append(("send sweep 1 B..1 MiB q16 --verify (credits)",
+                  send_sweep))
     if not SANITIZED:
         tests.append(("send 1 B, 4 KiB, 1 MiB q16",
                       lambda b, s: sends(b, s, 16, False)))
+        tests.append(("send, the server SIGSTOPped 2 s (credits)",
+                      stopped_receiver))
         tests.append(("write sweep q16",
                       lambda b, s: sweep(b, s, "write", 16, False)))
     for op in ("write_imm", "fetch_add", "cmp_swap"):

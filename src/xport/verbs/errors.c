@@ -62,17 +62,18 @@ int rv_call_failed(struct rv_stream *s, const char *what, int ret)
 
 /* iWARP has no receiver-not-ready retry: a send that finds no receive
  * posted ends the connection (siw: TERMINATE), and the sender's send
- * completes in error. rdmaperf has no send credits (README, iWARP). */
+ * completes in error. Send credits (credits.c) prevent that, unless the
+ * peer is an rdmaperf without them. */
 static const char *rv_wc_hint_of(const struct rv_stream *s,
 				 enum ibv_wc_status st)
 {
 	if (s->no_imm && s->base.spec.op == RP_OP_SEND &&
-	    s->base.role == RP_ROLE_INITIATOR &&
+	    s->base.role == RP_ROLE_INITIATOR && !s->cr.on &&
 	    (st == IBV_WC_LOC_QP_OP_ERR || st == IBV_WC_WR_FLUSH_ERR))
 		return "on iWARP, which has no receiver-not-ready retry, most "
 		       "likely the server ran out of posted receives, its "
-		       "software behind the wire; fewer messages (-C), a "
-		       "lower -q or no --verify";
+		       "software behind the wire: it is an rdmaperf without "
+		       "send credits; update it, or send fewer messages (-C)";
 	return rv_wc_hint(st);
 }
 

@@ -155,6 +155,8 @@ int rv_arm(struct rp_stream *bs, int *fd, short *events)
 				      "--wait event");
 	*fd = s->cchan->fd;
 	*events = POLLIN;
+	if (s->cr.waiting) /* a credit write raises no event: keep polling */
+		return 1;
 	if (s->armed & ~RV_ARMED_SEND) {
 		ret = rv_take_events(s);
 		if (ret)

@@ -3,8 +3,9 @@
  * What the two sides swap once connected: where this side's buffer is and
  * its key (addr as a decimal string: a double cannot hold every address),
  * and what a report shows (device, port, MTU, inline size, GID index,
- * waiting, role, NUMA nodes of the device and of the buffer). set_peer
- * reads only addr, rkey and len.
+ * waiting, role, NUMA nodes of the device and of the buffer), and where
+ * iWARP sends need them, the send credits' fields (credits.c). set_peer
+ * reads only addr, rkey, len and those.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -72,7 +73,7 @@ int rv_local_info(struct rp_stream *bs, cJSON *info)
 	if (ok && s->gid_index >= 0)
 		ok = rv_add_num(info, "gid_index", s->gid_index);
 	if (ok)
-		ok = rv_add_placement(s, info);
+		ok = rv_add_placement(s, info) && !rv_credits_info(s, info);
 	return ok ? 0 : rp_stream_fail(bs, -ENOMEM, "out of memory");
 }
 
@@ -120,5 +121,5 @@ int rv_set_peer(struct rp_stream *bs, const cJSON *info)
 	s->peer_rkey = (uint32_t)rkey;
 	s->peer_len = len;
 	rv_set_remote(s);
-	return 0;
+	return rv_credits_peer(s, info);
 }

@@ -6,6 +6,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "xport/verbs/verbs.h"
@@ -70,7 +71,12 @@ int rv_post_send(struct rv_stream *s, struct ibv_send_wr *w)
 	struct ibv_send_wr *bad;
 	int ret = ibv_post_send(s->qp, w, &bad);
 
-	return ret ? rv_call_failed(s, "ibv_post_send", ret) : 0;
+	if (ret)
+		return rv_call_failed(s, "ibv_post_send", ret);
+	if (s->cr.on && !rv_responder(s)) /* iWARP sends: count them */
+		for (; w; w = w->next)
+			s->cr.sent++;
+	return 0;
 }
 
 /* --signal: operation @seq is signaled at every rp_spec_signal()-th and,
@@ -85,25 +91,19 @@ static void rv_signal(struct ibv_send_wr *w, bool on)
 }
 
 /* Post the @count operations from @seq as chains of at most --post-list
- * work requests (all of them in one call by default). */
-int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count, bool last)
+ * work requests; operation @sig_last is signaled whatever --signal says. */
+static int rv_post_chains(struct rv_stream *s, uint64_t seq, uint32_t count,
+			  uint64_t sig_last)
 {
-	struct rv_stream *s = rv_of(bs);
-	uint32_t sig = rp_spec_signal(&bs->spec), pl = bs->spec.post_list;
+	uint32_t sig = rp_spec_signal(&s->base.spec),
+		 pl = s->base.spec.post_list;
 	struct ibv_send_wr *first = NULL, *prev = NULL, *w;
 	uint32_t i, chain = 0;
 	int err;
 
-	if (count > s->depth)
-		return rp_stream_fail(bs, -EINVAL,
-				      "%u operations posted at queue depth %u",
-				      count, s->depth);
-	if (!seq)
-		s->reaped = 0; /* a phase's first operation */
 	for (i = 0; i < count; i++) {
 		w = rv_prep(s, (uint32_t)((seq + i) % s->depth), seq + i);
-		rv_signal(w,
-			  (seq + i + 1) % sig == 0 || (last && i + 1 == count));
+		rv_signal(w, (seq + i + 1) % sig == 0 || seq + i == sig_last);
 		if (prev)
 			prev->next = w;
 		else
@@ -120,6 +120,58 @@ int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count, bool last)
 	return 0;
 }
 
+/* Send credits: post as many of the operations waiting as the responder
+ * has receives for. */
+static int rv_post_waiting(struct rv_stream *s)
+{
+	uint32_t n = rv_credit_room(s);
+	int err;
+
+	if (n > s->cr.waiting)
+		n = s->cr.waiting;
+	if (!n)
+		return 0;
+	err = rv_post_chains(s, s->cr.next_seq, n, s->cr.sig_last);
+	if (err)
+		return err;
+	s->cr.next_seq += n;
+	s->cr.waiting -= n;
+	return 0;
+}
+
+/* Post the @count operations from @seq (all in one call by default, or as
+ * --post-list says); with @last, the last one is signaled. Under send
+ * credits they queue behind those still waiting for room. */
+int rv_post(struct rp_stream *bs, uint64_t seq, uint32_t count, bool last)
+{
+	struct rv_stream *s = rv_of(bs);
+	uint64_t sig_last = last ? seq + count - 1 : UINT64_MAX;
+
+	if (count > s->depth)
+		return rp_stream_fail(bs, -EINVAL,
+				      "%u operations posted at queue depth %u",
+				      count, s->depth);
+	if (!seq)
+		s->reaped = 0; /* a phase's first operation */
+	if (!s->cr.on)
+		return rv_post_chains(s, seq, count, sig_last);
+	if (!seq) {
+		s->cr.waiting = 0;
+		s->cr.sig_last = UINT64_MAX;
+	}
+	if (s->cr.waiting && seq != s->cr.next_seq + s->cr.waiting)
+		return rp_stream_fail(bs, -EINVAL,
+				      "operation %" PRIu64 " posted while %u "
+				      "from %" PRIu64 " wait",
+				      seq, s->cr.waiting, s->cr.next_seq);
+	if (!s->cr.waiting)
+		s->cr.next_seq = seq;
+	s->cr.waiting += count;
+	if (last)
+		s->cr.sig_last = sig_last;
+	return rv_post_waiting(s);
+}
+
 /* Under --wait event, first take the event of the send CQ that arm()
  * armed (busy mode: the bit is never set, one well-predicted branch). */
 int rv_poll(struct rp_stream *bs)
@@ -134,6 +186,8 @@ int rv_poll(struct rp_stream *bs)
 		if (n)
 			return n;
 	}
+	if (s->cr.waiting && (n = rv_post_waiting(s)))
+		return n;
 	n = ibv_poll_cq(s->scq, RV_BATCH, wc);
 	if (n < 0)
 		return rv_cq_failed(s);

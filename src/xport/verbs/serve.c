@@ -194,6 +194,9 @@ static int rv_serve_batch(struct rv_stream *s, enum rp_phase phase,
 			return ret;
 	}
 	ret = rv_repost(s);
+	s->cr.reposted += (uint32_t)n;
+	if (!ret && phase != RP_PHASE_LATENCY)
+		ret = rv_credit_tell(s, false);
 	if (!ret)
 		ret = rv_reap_echoes(s);
 	return ret ? ret : n;
@@ -259,6 +262,9 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		if (ret == 0)
 			break;
 	}
+	/* iWARP send credits: the count as the phase leaves it */
+	for (i = 0; ret >= 0 && i < n; i++)
+		ret = rv_credit_tell(rv_of(bs[i]), true);
 	free(fds);
 	return ret < 0 ? ret : 0;
 }

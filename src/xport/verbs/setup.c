@@ -201,6 +201,8 @@ int rv_setup(struct rv_stream *s)
 	if (!ret)
 		ret = rv_create_buffer(s);
 	if (!ret)
+		ret = rv_credits_setup(s);
+	if (!ret)
 		ret = rv_build_wrs(s);
 	if (!ret && rv_responder(s) && s->op->receives)
 		ret = rv_post_recvs(s);

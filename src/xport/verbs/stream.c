@@ -65,6 +65,7 @@ static void rv_free_verbs(struct rv_stream *s)
 		ibv_dereg_mr(s->mr);
 	if (s->buf)
 		munmap(s->buf, s->buf_len);
+	rv_credits_free(s);
 	if (s->scq)
 		ibv_destroy_cq(s->scq);
 	if (s->rcq)

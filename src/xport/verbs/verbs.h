@@ -106,6 +106,43 @@ struct rv_listener {
 	struct rv_opts opts;
 };
 
+/* ---- iWARP send credits (credits.c) ------------------------------------- */
+
+/*
+ * iWARP has no "receiver not ready" retry: a send that finds no receive
+ * posted ends the connection. So, as perftest does on iWARP, the sender is
+ * paced by the receiver: the responder counts the receives it has posted
+ * again (reposted) and, every RV_CREDIT_STEP-th of its receives and at the
+ * end of each phase, RDMA-writes that count into a word of the initiator's
+ * (a 4-byte write, in order on the connection); the initiator posts a send
+ * only while sent - credit < peer_nrecv, keeping the operations the engine
+ * gave it in order until there is room (they are timed from the engine's
+ * post: the wait for credit is part of their latency, as an RNR retry's
+ * is on InfiniBand). Counts run over the stream's life, modulo 2^32. Only
+ * where both ends offered it (an older peer: not used). The latency phase
+ * needs no pacing (one message at a time) and writes no credit but the
+ * one at its end, so that its echo path is the same as on other devices.
+ */
+#define RV_CREDIT_STEP 4 /* a credit write per nrecv / this receives */
+
+struct rv_credits {
+	bool on;	       /* both ends agreed */
+	uint32_t *word;	       /* initiator: the count, written by the peer;
+				* responder: the write's source */
+	struct ibv_mr *mr;     /* of word (64 bytes, its own allocation) */
+	uint32_t peer_nrecv;   /* initiator: the responder's receives */
+	uint32_t sent;	       /* initiator: sends posted */
+	uint64_t next_seq;     /* initiator: the first operation waiting */
+	uint32_t waiting;      /* initiator: operations the engine posted that
+				* wait for credit, from next_seq */
+	uint64_t sig_last;     /* initiator: the waiting one to signal */
+	uint32_t reposted;     /* responder: receives posted again */
+	uint32_t told;	       /* responder: the count last written */
+	uint32_t step;	       /* responder: write after this many more */
+	struct ibv_send_wr wr; /* responder: the credit write */
+	struct ibv_sge sge;
+};
+
 struct rv_op_info;
 
 struct rv_stream {
@@ -155,7 +192,19 @@ struct rv_stream {
 	uint32_t ping_unsig; /* pings posted unsignaled since a signaled one */
 	uint64_t reaped;     /* initiator: operations of the phase completed */
 	uint64_t verify_errors;
+	struct rv_credits cr; /* iWARP sends (credits.c) */
 };
+
+/* iWARP send credits (struct rv_credits) */
+int rv_credits_setup(struct rv_stream *s);
+void rv_credits_free(struct rv_stream *s);
+int rv_credits_info(struct rv_stream *s, cJSON *info);
+int rv_credits_peer(struct rv_stream *s, const cJSON *info);
+/* initiator: how many sends may be posted now */
+uint32_t rv_credit_room(const struct rv_stream *s);
+/* responder, after adding to cr.reposted: write the count when due (or
+ * whenever it moved, with @flush) */
+int rv_credit_tell(struct rv_stream *s, bool flush);
 
 /* ---- the per-operation table (ops.c) ------------------------------------ */
 
