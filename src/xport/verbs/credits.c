@@ -138,19 +138,12 @@ uint32_t rv_credit_room(const struct rv_stream *s)
  * 1 or 0, or -errno. */
 static int rv_credit_sq_room(struct rv_stream *s)
 {
-	struct ibv_wc wc[RV_BATCH];
-	int n, i;
+	int ret;
 
 	if (s->echo_out < s->sq_size)
 		return 1;
-	n = ibv_poll_cq(s->scq, RV_BATCH, wc);
-	if (n < 0)
-		return rv_cq_failed(s);
-	for (i = 0; i < n; i++)
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return rv_wc_failed(s, &wc[i]);
-	s->echo_out -= (uint32_t)n;
-	return s->echo_out < s->sq_size;
+	ret = rv_reap_echoes(s);
+	return ret ? ret : s->echo_out < s->sq_size;
 }
 
 int rv_credit_tell(struct rv_stream *s, bool flush)

@@ -83,7 +83,8 @@ int rv_serve_idle(struct rp_stream *const *bs, unsigned int n,
 	return 0;
 }
 
-static int rv_reap_echoes(struct rv_stream *s)
+/* Reap the responder's completed sends: echoes and credit writes. */
+int rv_reap_echoes(struct rv_stream *s)
 {
 	struct ibv_wc wc[RV_BATCH];
 	int n, i;

@@ -51,8 +51,8 @@
  * life), setup.c (device, limits, PD/CQ/QP/MR), wr.c (work requests,
  * set_point), events.c (--wait event), listen.c and connect.c (the two ends
  * of a connection), peer.c (what the sides swap), post.c (throughput),
- * ping.c (latency), serve.c (responder), verify.c (--verify), errors.c
- * (reasons), ops.c (the tables, probe).
+ * ping.c (latency), serve.c (responder), verify.c (--verify), credits.c
+ * (iWARP sends), errors.c (reasons), ops.c (the tables, probe).
  */
 #ifndef RP_XPORT_VERBS_VERBS_H
 #define RP_XPORT_VERBS_VERBS_H
@@ -205,6 +205,8 @@ uint32_t rv_credit_room(const struct rv_stream *s);
 /* responder, after adding to cr.reposted: write the count when due (or
  * whenever it moved, with @flush) */
 int rv_credit_tell(struct rv_stream *s, bool flush);
+/* responder: reap its completed sends (echo_out); 0 or -errno */
+int rv_reap_echoes(struct rv_stream *s);
 
 /* ---- the per-operation table (ops.c) ------------------------------------ */
 
