@@ -5,7 +5,9 @@
  *
  *   send, write_imm  poll each stream's receive CQ: count, check
  *                    (--verify), echo in the latency phase, repost the
- *                    receive; drain them all after stop. Under --wait event,
+ *                    receive (iWARP: and write the count of them reposted
+ *                    now and then, credits.c); drain them all after stop,
+ *                    then write that count once more. Under --wait event,
  *                    when a pass found nothing, sleep on their completion
  *                    channels (RV_EVENT_MS at most, to notice stop).
  *   write            latency: watch each stream's marker (the last byte of
