@@ -3,7 +3,7 @@
  * Client driver: one test on one transport, as the control protocol in
  * proto/proto.h draws it: HELLO, TEST, SETUP, connect every stream,
  * STREAMS, then for each point of the sweep START/READY ... STOP/DONE for
- * each phase (client_phase.c), BYE.
+ * each phase (client_phase.c), BYE. The sweep's points: client_points.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,7 +13,6 @@
 #include <stdlib.h>
 
 #include "core/clock.h"
-#include "core/sweep.h"
 #include "platform/net.h"
 #include "platform/wait.h"
 #include "proto/auth.h"
@@ -361,106 +360,6 @@ static int exchange(struct client *c)
 	return 0;
 }
 
-/* Point i of the sweep: size-major, rate innermost, the spec of that
- * point (a share of a peak gets its rate once the peak is known). An open
- * loop without -C or -t runs for RP_RATE_DEFAULT_NS. */
-static void point_spec(const struct rp_config *cfg, const char *transport,
-		       size_t i, struct rp_spec *sp)
-{
-	size_t si, di, ri;
-
-	rp_config_point(cfg, i, &si, &di, &ri);
-	*sp = cfg->spec;
-	snprintf(sp->transport, sizeof(sp->transport), "%s", transport);
-	sp->size_bytes = cfg->sizes[si];
-	sp->queue_depth = cfg->depths[di];
-	sp->rate = cfg->n_rates
-			   ? rp_rate_ops(&cfg->rates[ri], sp->size_bytes, 0)
-			   : 0;
-	if (cfg->n_rates && cfg->rates[ri].kind == RP_RATE_PEAK)
-		sp->rate = 0; /* rate_from_peak() */
-	if (cfg->iterations_defaulted && !sp->duration_ns && cfg->n_rates &&
-	    cfg->rates[ri].kind != RP_RATE_CLOSED) {
-		sp->iterations = 0;
-		sp->duration_ns = RP_RATE_DEFAULT_NS;
-	} else if (cfg->iterations_defaulted && !sp->duration_ns) {
-		sp->iterations = rp_sweep_iterations(sp->size_bytes);
-	}
-}
-
-/* --load-curve: point @i offers its share of what the closed-loop point
- * of its size and depth achieved. */
-static int rate_from_peak(struct client *c, struct rp_result *res, size_t i)
-{
-	const struct rp_result *peak;
-	size_t si, di, ri;
-
-	rp_config_point(c->cfg, i, &si, &di, &ri);
-	if (!c->cfg->n_rates || c->cfg->rates[ri].kind != RP_RATE_PEAK)
-		return 0;
-	peak = &res[i - ri];
-	if (peak->failed || !(peak->messages_per_second > 0))
-		return fail(&res[i], -EINVAL, "load",
-			    "no peak to take a share of: the closed-loop point "
-			    "%s",
-			    peak->failed ? "failed" : "moved nothing");
-	res[i].spec.rate =
-		rp_rate_ops(&c->cfg->rates[ri], res[i].spec.size_bytes,
-			    peak->dir[RP_DIR_C2S].flow.messages_per_second);
-	return 0;
-}
-
-static void init_results(struct client *c, const char *transport,
-			 struct rp_result *res, size_t n)
-{
-	size_t i;
-
-	c->spec = c->cfg->spec;
-	snprintf(c->spec.transport, sizeof(c->spec.transport), "%s", transport);
-	for (i = 0; i < n; i++) {
-		memset(&res[i], 0, sizeof(res[i]));
-		snprintf(res[i].transport, sizeof(res[i].transport), "%s",
-			 transport);
-		point_spec(c->cfg, transport, i, &res[i].spec);
-		res[i].point = (uint32_t)i;
-	}
-	res[0].client_host = rp_host_info();
-	c->n_fwd = c->spec.streams;
-	c->n_rev = c->spec.bidir ? c->spec.streams : 0;
-}
-
-/* What every point shares, from the first point's result. */
-static void share_first(struct rp_result *res, size_t i)
-{
-	if (!i || res[i].client_host)
-		return;
-	res[i].client_host = cJSON_Duplicate(res[0].client_host, 1);
-	res[i].server_host = cJSON_Duplicate(res[0].server_host, 1);
-	res[i].client_info = cJSON_Duplicate(res[0].client_info, 1);
-	res[i].server_info = cJSON_Duplicate(res[0].server_info, 1);
-	memcpy(res[i].notes, res[0].notes, sizeof(res[i].notes));
-}
-
-/* The points not told yet (a point after a failure did not run). */
-static void finish_results(const struct client *c, struct rp_result *res,
-			   size_t n, size_t ran, size_t told)
-{
-	const struct rp_observer *obs = c->cfg->obs;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		share_first(res, i);
-		if (i >= ran && !res[i].failed && res[ran - 1].interrupted)
-			fail(&res[i], -EINTR, "interrupted",
-			     "not run: interrupted");
-		else if (i >= ran && !res[i].failed)
-			fail(&res[i], -ECANCELED, res[ran - 1].error_code,
-			     "not run: %s", res[ran - 1].error);
-		if (i >= told && obs && obs->result)
-			obs->result(obs->ctx, &res[i]);
-	}
-}
-
 static void release(struct client *c)
 {
 	unsigned int i;
@@ -519,33 +418,6 @@ static void part_wait(rp_sock_t fd)
 		;
 }
 
-/* Every point of the sweep once setup ended with @err (0: it went well):
- * 0, or -errno with the reason in the current point's result; *@ran
- * counts the points that ran. */
-int client_run_points(struct client *c, struct rp_result *res, size_t n,
-		      int err, size_t *ran, size_t *told)
-{
-	const struct rp_observer *obs = c->cfg->obs;
-
-	for (*ran = 0; !err && *ran < n; (*ran)++) {
-		c->res = &res[*ran];
-		if (obs && obs->point)
-			obs->point(obs->ctx, c->res, *ran, n);
-		err = rate_from_peak(c, res, *ran);
-		if (!err)
-			err = client_run_point(c);
-		share_first(res, *ran);
-		if (!err && c->res->interrupted)
-			n = *ran + 1; /* the points after it do not run */
-		if (!err && obs && obs->result)
-			obs->result(obs->ctx, c->res);
-		*told = *ran + !err;
-	}
-	if (err && !*ran)
-		*ran = 1; /* setup failed: the first point says why */
-	return err;
-}
-
 /* The test against the server after the transport's probe. */
 static int run_session(struct client *c, struct rp_result *res, size_t n,
 		       size_t *ran, size_t *told)
@@ -575,7 +447,7 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 	bool wait;
 	int err;
 
-	init_results(&c, transport, res, n);
+	client_init_results(&c, transport, res, n);
 	c.ops = rp_xport_find(transport);
 	if (!c.ops)
 		err = fail(res, -ENOENT, "transport",
@@ -603,6 +475,6 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 			part_wait(c.fd);
 		rp_net_close(c.fd);
 	}
-	finish_results(&c, res, n, ran, told);
+	client_finish_results(&c, res, n, ran, told);
 	return err;
 }

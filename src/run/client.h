@@ -44,6 +44,12 @@ int client_call(struct client *c, uint16_t type, const cJSON *body,
 int client_alloc_streams(struct client *c);
 /* the transports' local information into the result's client_info */
 int client_collect_info(struct client *c);
+/* client_points.c: the results of the @n points on @transport, their
+ * specs set; after the run, the points not told yet */
+void client_init_results(struct client *c, const char *transport,
+			 struct rp_result *res, size_t n);
+void client_finish_results(const struct client *c, struct rp_result *res,
+			   size_t n, size_t ran, size_t told);
 /* every point of the sweep, once setup ended with @err (0: it went well) */
 int client_run_points(struct client *c, struct rp_result *res, size_t n,
 		      int err, size_t *ran, size_t *told);
