@@ -13,6 +13,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 
@@ -51,8 +52,15 @@ def check(cond, msg):
         raise TestFailure(msg() if callable(msg) else msg)
 
 
+_log_to = threading.local()  # .lines: a Background case's log, held
+
+
 def log(msg):
-    print(msg, flush=True)
+    lines = getattr(_log_to, "lines", None)
+    if lines is not None:
+        lines.append(msg)
+    else:
+        print(msg, flush=True)
 
 
 # ---- processes ---------------------------------------------------------
@@ -448,6 +456,43 @@ def spec_body(**over):
 
 
 # ---- the test runner ---------------------------------------------------
+
+
+class Background:
+    """A case that mostly waits (a bound to run out, a peer's timeout),
+    run in a thread of its own from the start while the others run in
+    turn: its log is held, and test() stands in the list for it, printing
+    that log and raising what it raised, in its turn."""
+
+    def __init__(self, fn, within):
+        self.fn, self.within = fn, within
+        self.thread, self.lines, self.error = None, [], None
+
+    def start(self, binary):
+        if not self.thread:
+            self.thread = threading.Thread(target=self._run, args=(binary,),
+                                           daemon=True)
+            self.thread.start()
+        return self
+
+    def _run(self, binary):
+        _log_to.lines = self.lines
+        try:
+            self.fn(binary)
+        except Exception as e:  # raised again by test(), in its turn
+            self.error = (e, traceback.format_exc())
+
+    def test(self, binary):
+        self.start(binary).thread.join(self.within)
+        for line in list(self.lines):
+            log(line)
+        check(not self.thread.is_alive(), "still running after %.0f s: hung"
+              % self.within)
+        if self.error:
+            e, tb = self.error
+            if isinstance(e, TestFailure):
+                raise e
+            raise TestFailure(tb)
 
 
 def binary_from_argv():

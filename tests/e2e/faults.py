@@ -32,7 +32,8 @@ Each case's docstring names the item of the issue it covers:
 The slow cases ([2], [3]: the server's stall bound, --stall-timeout 8)
 run in parallel, each against its own server, started before the others,
 which run meanwhile; each slow case's outcome is reported last, under its
-own name.
+own name. So do the cases that mostly wait ([6]'s fake_ack_*, [10]),
+each reported in its turn.
 
     python3 tests/e2e/faults.py /path/to/rdmaperf
     FAULTS_ONLY=credit_2p62_verify,limit_size python3 tests/e2e/faults.py ...
@@ -50,7 +51,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2elib import (  # noqa: E402
-    ERROR, HELLO, QUICK, SETUP, START, TEST, Server, TestFailure,
+    ERROR, HELLO, QUICK, SETUP, START, TEST, Background, Server, TestFailure,
     binary_from_argv, check, check_doc, check_error_message, client, header,
     hello_body, log, main, message, parse_messages, read_to_eof,
     recv_message, spec_body, start)
@@ -1314,6 +1315,21 @@ def test_client_sigint_setup(binary):
         fake.finish(1)
 
 
+# Cases that mostly wait (the client's 2 s wait for the server to close
+# after its ERROR; a stopped server's stall bound) run from the start,
+# each in a thread with its own server, while the others run in turn.
+BACKGROUND = {
+    "fake_ack_2p31": Background(test_ack_2p31, ACK_BOUND_S + 30),
+    "fake_ack_2p63": Background(test_ack_2p63, ACK_BOUND_S + 30),
+    "fake_ack_max_u64": Background(test_ack_max, ACK_BOUND_S + 30),
+    "fake_ack_beyond_posted": Background(test_ack_beyond_posted,
+                                                ACK_BOUND_S + 30),
+    "server_stopped_latency": Background(
+        test_server_stopped_latency, 60),
+    "server_stopped_bandwidth": Background(
+        test_server_stopped_bandwidth, 60),
+}
+
 TESTS = [
     ("credit_2p62_verify", test_credit_2p62),
     ("credit_max_u64_verify", test_credit_max),
@@ -1326,10 +1342,10 @@ TESTS = [
     ("limit_streams", test_limit_streams),
     ("limit_memory", test_limit_memory),
     ("limit_time", test_limit_time),
-    ("fake_ack_2p31", test_ack_2p31),
-    ("fake_ack_2p63", test_ack_2p63),
-    ("fake_ack_max_u64", test_ack_max),
-    ("fake_ack_beyond_posted", test_ack_beyond_posted),
+    ("fake_ack_2p31", BACKGROUND["fake_ack_2p31"].test),
+    ("fake_ack_2p63", BACKGROUND["fake_ack_2p63"].test),
+    ("fake_ack_max_u64", BACKGROUND["fake_ack_max_u64"].test),
+    ("fake_ack_beyond_posted", BACKGROUND["fake_ack_beyond_posted"].test),
     ("fake_done_sys_negative", test_done_sys_negative),
     ("fake_done_bytes_huge", test_done_bytes_huge),
     ("fake_done_messages_negative", test_done_messages_negative),
@@ -1349,8 +1365,9 @@ TESTS = [
     ("client_sigint_bandwidth", test_client_sigint_bandwidth),
     ("client_sigint_setup", test_client_sigint_setup),
     ("client_sigint_twice", test_client_sigint_twice),
-    ("server_stopped_latency", test_server_stopped_latency),
-    ("server_stopped_bandwidth", test_server_stopped_bandwidth),
+    ("server_stopped_latency", BACKGROUND["server_stopped_latency"].test),
+    ("server_stopped_bandwidth",
+     BACKGROUND["server_stopped_bandwidth"].test),
 ] + [(name, silent_test(name)) for name in SILENT]
 
 if __name__ == "__main__":
@@ -1361,4 +1378,7 @@ if __name__ == "__main__":
         # the slow cases wait out the server's bounds: start them now, so
         # that the others run while they wait
         _silent_start_all(binary_from_argv())
+    for name, case in BACKGROUND.items():
+        if any(n == name for n, _ in tests):
+            case.start(binary_from_argv())
     main(tests)
