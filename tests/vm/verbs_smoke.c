@@ -4,13 +4,14 @@
  * (rp_xport_find("rdma") in the project's library), on a real (soft) RDMA
  * device. Meant to run inside tests/vm/rxe-run (tests/vm/verbs_smoke.sh):
  *
- *   tests/vm/rxe-run --timeout 300 -- build/verbs_smoke [-nR] [-S SIZE]
+ *   tests/vm/rxe-run --timeout 300 -- build/verbs_smoke [-lnR] [-S SIZE]
  *                                     [-q DEPTH] [OP...]
  *
  * For every operation, size and depth (1 and 16) it forks a server and a
  * client process that connect over rdma_cm on RP_VM_ADDR (10.77.0.1), swap
  * local_info through pipes, and run a warm-up, a latency phase (ping) and a
- * bandwidth phase (post/poll) with --verify on (-n: off); -S and -q pick one
+ * bandwidth phase (post/poll) with --verify on (-n: off; -l: an eighth of
+ * the messages, the sanitizer suite's); -S and -q pick one
  * size or depth, OP names pick operations. The phase barriers
  * (start, stop, served) live in a shared page. The first case also presents
  * a wrong token first, which the server must reject, and a wrong device,
@@ -42,6 +43,7 @@
 #define CASE_ALARM_S   240
 #define BW_BYTES       (4u << 20) /* per bandwidth phase */
 #define MAX_PINGS      1000
+#define LIGHT_DIV      8 /* -l: this much less traffic */
 #define CLOSE_LIMIT_MS 3000
 
 static const struct rp_xport_ops *xp; /* rp_xport_find("rdma") */
@@ -50,6 +52,7 @@ static bool verify = true;
 static uint64_t only_size;  /* -S: run this size alone */
 static uint32_t only_depth; /* -q: run this depth alone */
 static bool extras = true;  /* -R: no token, device and abort tests */
+static bool light;	    /* -l: an eighth of the traffic */
 
 /* Between the forked server and client (and read by the parent once it
  * reaped both); the flags are C11 atomics in a shared mapping. */
@@ -592,13 +595,15 @@ static int run_case(struct smoke_case *c)
 
 static void size_case(struct smoke_case *c)
 {
-	c->ops = BW_BYTES / c->size;
+	c->ops = BW_BYTES / c->size / (light ? LIGHT_DIV : 1);
 	if (c->ops > 2000)
 		c->ops = 2000;
 	if (c->ops < 8)
 		c->ops = 8;
 	c->warm = c->ops / 10 > c->depth ? c->ops / 10 : c->depth;
 	c->pings = c->size <= 4096 ? MAX_PINGS : c->size <= 65536 ? 50 : 5;
+	if (light)
+		c->pings = c->pings / LIGHT_DIV > 2 ? c->pings / LIGHT_DIV : 2;
 }
 
 static int run_op(enum rp_op op, bool *first, int *cases)
@@ -674,8 +679,10 @@ int main(int argc, char **argv)
 	int op, fails = 0, cases = 0, ret;
 	bool first = true;
 
-	while ((ret = getopt(argc, argv, "nRS:q:")) != -1) {
-		if (ret == 'n')
+	while ((ret = getopt(argc, argv, "lnRS:q:")) != -1) {
+		if (ret == 'l')
+			light = true;
+		else if (ret == 'n')
 			verify = false;
 		else if (ret == 'R')
 			extras = false;
