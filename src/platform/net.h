@@ -51,6 +51,10 @@ struct rp_sock_calls {
 	 * process on these calls, and why (a library's limit). */
 	unsigned int max_open;
 	const char *max_open_why;
+	/* When nonzero, the accepting end's close first reads to the peer's
+	 * end of stream, this long at most: the connecting end closes first,
+	 * and the two closes never cross (rsocket.c says why). */
+	unsigned int close_after_eof_ms;
 };
 
 /* The kernel's socket calls. */

@@ -923,6 +923,64 @@ static void test_accept_emfile(void **state)
 	pair_close(&p);
 }
 
+/*
+ * Calls with close_after_eof_ms (rsocket's): the accepting end's close
+ * waits for the peer's end of stream, that long at most, so that the two
+ * ends' closes do not cross; the connecting end's never waits, nor does
+ * either on calls without it (tcp).
+ */
+static void test_close_after_eof(void **state)
+{
+	static struct rp_sock_calls calls;
+	static struct rp_sock_xport eof;
+	struct rp_spec spec = make_spec(RP_OP_WRITE, 64, 4, false);
+	uint64_t t0;
+	struct pair p;
+
+	(void)state;
+	calls = rp_sock_kernel;
+	calls.close_after_eof_ms = 400;
+	eof.ops = *tcp;
+	eof.calls = &calls;
+	/* the peer still open: the full wait, then the close */
+	pair_listen_on(&p, &eof.ops, &spec);
+	assert_int_equal(pair_connect(&p, &spec, TOKEN, &p.cli), 0);
+	assert_int_equal(eof.ops.accept(p.l, TOKEN, RP_ROLE_RESPONDER,
+					TIMEOUT_MS, &p.srv),
+			 0);
+	t0 = rp_clock_ns();
+	eof.ops.close(p.srv);
+	p.srv = NULL;
+	assert_in_range(ms_since(t0), 350, 1999);
+	/* the connecting end: no wait, its peer already closed or not */
+	t0 = rp_clock_ns();
+	eof.ops.close(p.cli);
+	p.cli = NULL;
+	assert_in_range(ms_since(t0), 0, 200);
+	pair_close(&p);
+	/* the peer closed first: its end of stream ends the wait at once */
+	pair_listen_on(&p, &eof.ops, &spec);
+	assert_int_equal(pair_connect(&p, &spec, TOKEN, &p.cli), 0);
+	assert_int_equal(eof.ops.accept(p.l, TOKEN, RP_ROLE_RESPONDER,
+					TIMEOUT_MS, &p.srv),
+			 0);
+	eof.ops.close(p.cli);
+	p.cli = NULL;
+	t0 = rp_clock_ns();
+	eof.ops.close(p.srv);
+	p.srv = NULL;
+	assert_in_range(ms_since(t0), 0, 200);
+	pair_close(&p);
+	/* tcp: the accepting end closes at once, its peer still open */
+	pair_listen(&p, &spec);
+	pair_open(&p, &spec);
+	t0 = rp_clock_ns();
+	tcp->close(p.srv);
+	p.srv = NULL;
+	assert_in_range(ms_since(t0), 0, 200);
+	pair_close(&p);
+}
+
 /* A failed connect says why: the errno and a reason naming the target. */
 static void test_connect_refused_reason(void **state)
 {
@@ -1285,6 +1343,7 @@ int main(void)
 		cmocka_unit_test(test_connect_errors),
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_accept_emfile),
+		cmocka_unit_test(test_close_after_eof),
 		cmocka_unit_test(test_connect_refused_reason),
 		cmocka_unit_test(test_serve_stops),
 		cmocka_unit_test(test_roles_swapped),

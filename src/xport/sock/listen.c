@@ -134,6 +134,7 @@ static int accept_one(struct sock_listener *l, const char *token,
 			       "cannot set up a data connection: %s",
 			       strerror(-err));
 	}
+	s->accepted = true;
 	*out = s;
 	return 0;
 }

@@ -166,6 +166,19 @@ static const struct rp_sock_calls rsocket_calls = {
 	.getsockopt = rgetsockopt,
 	.getsockname = rgetsockname,
 	.set_nonblock = rsocket_nonblock,
+	/* Two rsocket closes that cross can leave an MR referenced: each end
+	 * sends its disconnect message (an RDMA write with immediate) and
+	 * disconnects. Where a write with immediate completes as its QP
+	 * goes to ERR, Soft-RoCE (Linux 6.1's rxe_resp.c: do_complete, then
+	 * check_resource, then RESPST_EXIT without cleanup()) keeps the
+	 * QP's reference to the MR written until the QP is destroyed; rclose
+	 * deregisters the MRs first (rs_free), and rxe_dereg_mr waits 50 s
+	 * for that reference before it warns and goes on. In the guest the
+	 * server's session was held that long after 1 in 10 to 14 rsocket
+	 * read sweeps. The client closes its streams at once after BYE; the
+	 * server, on BYE, waits for their end of stream first, so its own
+	 * disconnect comes after the client's message was taken. */
+	.close_after_eof_ms = 1000,
 #ifdef RP_RSOCKET_MAX_OPEN
 	/* librdmacm before rdma-core v53: its connection service thread
 	 * (cm_svc_run) keeps polling a freed pollfd array once its table

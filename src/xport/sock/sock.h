@@ -139,7 +139,8 @@ struct sock_stream {
 	struct ctr_rx crx;
 	uint64_t credit_seen; /* read responder: the last credit taken */
 	uint64_t verify_errors;
-	bool zc; /* sends messages with SO_ZEROCOPY set */
+	bool zc;       /* sends messages with SO_ZEROCOPY set */
+	bool accepted; /* this end accepted the connection (the server's) */
 	struct rp_zc_count zc_count;
 	unsigned int idle;	/* initiator: empty polls in a row */
 	struct serve_mark mark; /* responder: counts at serve()'s start */

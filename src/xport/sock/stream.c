@@ -114,6 +114,27 @@ void rp_sock_unreserve(const struct rp_sock_calls *c)
 		atomic_fetch_sub(&capped_open, 1);
 }
 
+/* The accepting end, on calls that ask for it: read and drop what is
+ * left until the peer's end of stream (its close), or for
+ * close_after_eof_ms at most. */
+static void sock_await_eof(struct sock_stream *s)
+{
+	uint64_t deadline = rp_deadline_ns(s->c->close_after_eof_ms);
+	uint8_t scrap[4096];
+	ssize_t n;
+
+	for (;;) {
+		n = s->c->recv(s->fd, scrap, sizeof(scrap), 0);
+		if (n == 0 || (n < 0 && errno != EAGAIN &&
+			       errno != EWOULDBLOCK && errno != EINTR))
+			return;
+		if (n < 0 && rp_wait_fd(s->c->poll, s->fd, POLLIN, deadline))
+			return;
+		if (rp_clock_ns() >= deadline)
+			return;
+	}
+}
+
 void rp_sock_close(struct rp_stream *base)
 {
 	struct sock_stream *s;
@@ -121,6 +142,8 @@ void rp_sock_close(struct rp_stream *base)
 	if (!base)
 		return;
 	s = sock_stream(base);
+	if (rp_sock_valid(s->fd) && s->accepted && s->c->close_after_eof_ms)
+		sock_await_eof(s);
 	if (rp_sock_valid(s->fd))
 		s->c->close(s->fd);
 	rp_sock_unreserve(s->c);
