@@ -1323,11 +1323,10 @@ BACKGROUND = {
     "fake_ack_2p63": Background(test_ack_2p63, ACK_BOUND_S + 30),
     "fake_ack_max_u64": Background(test_ack_max, ACK_BOUND_S + 30),
     "fake_ack_beyond_posted": Background(test_ack_beyond_posted,
-                                                ACK_BOUND_S + 30),
-    "server_stopped_latency": Background(
-        test_server_stopped_latency, 60),
-    "server_stopped_bandwidth": Background(
-        test_server_stopped_bandwidth, 60),
+                                         ACK_BOUND_S + 30),
+    "server_stopped_latency": Background(test_server_stopped_latency, 60),
+    "server_stopped_bandwidth": Background(test_server_stopped_bandwidth,
+                                           60),
 }
 
 TESTS = [

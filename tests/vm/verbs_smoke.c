@@ -11,7 +11,7 @@
  * client process that connect over rdma_cm on RP_VM_ADDR (10.77.0.1), swap
  * local_info through pipes, and run a warm-up, a latency phase (ping) and a
  * bandwidth phase (post/poll) with --verify on (-n: off; -l: an eighth of
- * the messages, the sanitizer suite's); -S and -q pick one
+ * the bytes and pings, the sanitizer suite's); -S and -q pick one
  * size or depth, OP names pick operations. The phase barriers
  * (start, stop, served) live in a shared page. The first case also presents
  * a wrong token first, which the server must reject, and a wrong device,
@@ -43,7 +43,7 @@
 #define CASE_ALARM_S   240
 #define BW_BYTES       (4u << 20) /* per bandwidth phase */
 #define MAX_PINGS      1000
-#define LIGHT_DIV      8 /* -l: this much less traffic */
+#define LIGHT_DIV      8 /* -l: 1/8 of the bytes and pings */
 #define CLOSE_LIMIT_MS 3000
 
 static const struct rp_xport_ops *xp; /* rp_xport_find("rdma") */
@@ -52,7 +52,7 @@ static bool verify = true;
 static uint64_t only_size;  /* -S: run this size alone */
 static uint32_t only_depth; /* -q: run this depth alone */
 static bool extras = true;  /* -R: no token, device and abort tests */
-static bool light;	    /* -l: an eighth of the traffic */
+static bool light;	    /* -l: an eighth of the bytes and pings */
 
 /* Between the forked server and client (and read by the parent once it
  * reaped both); the flags are C11 atomics in a shared mapping. */
