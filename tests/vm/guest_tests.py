@@ -1212,8 +1212,8 @@ def smoke(_binary):
         if not SMOKE:
             raise TestFailure("no verbs_smoke binary: pass its path after "
                               "rdmaperf's")
-        # the sanitizer suite: an eighth of the messages (-l), the same
-        # code paths at every size and depth
+        # the sanitizer suite: an eighth of the bytes and pings (-l), the
+        # same code paths at every size and depth
         light = ["-l"] if os.environ.get("ASAN_OPTIONS") else []
         p = subprocess.run([SMOKE] + light, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True,
