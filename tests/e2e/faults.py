@@ -395,9 +395,6 @@ SILENT = {
                               _stop_reading_echo,
                               "latency: a 4 MiB echo never read"),
 }
-_silent_results = {}
-_silent_threads = {}
-_silent_lock = threading.Lock()
 
 
 def _silent_bound(mode):
@@ -477,33 +474,11 @@ def _silent_run(binary, name):
     return fails, line
 
 
-def _silent_thread(binary, name):
-    try:
-        out = _silent_run(binary, name)
-    except Exception as e:
-        out = (["%s: %s" % (type(e).__name__, e)], name)
-    with _silent_lock:
-        _silent_results[name] = out
-
-
-def _silent_start_all(binary):
-    with _silent_lock:
-        if _silent_threads:
-            return
-        for name in SILENT:
-            t = threading.Thread(target=_silent_thread, args=(binary, name),
-                                 daemon=True)
-            _silent_threads[name] = t
-            t.start()
-
-
-def silent_test(name):
+def silent_case(name):
+    """Case @name of SILENT, for a Background: its line logged, its
+    failures raised."""
     def t(binary):
-        _silent_start_all(binary)
-        th = _silent_threads[name]
-        th.join(_silent_bound(SILENT[name][3]) + 60)
-        check(not th.is_alive(), "%s: the scenario itself hung" % name)
-        fails, line = _silent_results[name]
+        fails, line = _silent_run(binary, name)
         log("  " + line)
         check(not fails, "\n".join(fails))
     t.__doc__ = "[%d] %s" % (SILENT[name][0], SILENT[name][8])
@@ -1315,10 +1290,15 @@ def test_client_sigint_setup(binary):
         fake.finish(1)
 
 
-# Cases that mostly wait (the client's 2 s wait for the server to close
-# after its ERROR; a stopped server's stall bound) run from the start,
-# each in a thread with its own server, while the others run in turn.
+# Cases that mostly wait (the silent clients' and the stopped server's
+# stall bounds; the client's 2 s wait for the server to close after its
+# ERROR) run from the start, each in a thread with its own server, while
+# the others run in turn.
 BACKGROUND = {
+    name: Background(silent_case(name), _silent_bound(SILENT[name][3]) + 60)
+    for name in SILENT
+}
+BACKGROUND.update({
     "fake_ack_2p31": Background(test_ack_2p31, ACK_BOUND_S + 30),
     "fake_ack_2p63": Background(test_ack_2p63, ACK_BOUND_S + 30),
     "fake_ack_max_u64": Background(test_ack_max, ACK_BOUND_S + 30),
@@ -1327,7 +1307,7 @@ BACKGROUND = {
     "server_stopped_latency": Background(test_server_stopped_latency, 60),
     "server_stopped_bandwidth": Background(test_server_stopped_bandwidth,
                                            60),
-}
+})
 
 TESTS = [
     ("credit_2p62_verify", test_credit_2p62),
@@ -1367,16 +1347,13 @@ TESTS = [
     ("server_stopped_latency", BACKGROUND["server_stopped_latency"].test),
     ("server_stopped_bandwidth",
      BACKGROUND["server_stopped_bandwidth"].test),
-] + [(name, silent_test(name)) for name in SILENT]
+] + [(name, BACKGROUND[name].test) for name in SILENT]
 
 if __name__ == "__main__":
     # FAULTS_ONLY=name,name... runs only those cases (while fixing one)
     only = [n for n in os.environ.get("FAULTS_ONLY", "").split(",") if n]
     tests = [t for t in TESTS if not only or t[0] in only]
-    if any(name in SILENT for name, _ in tests):
-        # the slow cases wait out the server's bounds: start them now, so
-        # that the others run while they wait
-        _silent_start_all(binary_from_argv())
+    # the cases that wait start now, so that the others run meanwhile
     for name, case in BACKGROUND.items():
         if any(n == name for n, _ in tests):
             case.start(binary_from_argv())
