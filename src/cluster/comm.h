@@ -6,7 +6,12 @@
  * and coordinates: the measured traffic goes over rdmaperf's transports.
  * Only MPI-3 calls of the standard (no Open MPI extension), called from
  * the main thread alone (MPI_THREAD_FUNNELED); the server thread never
- * touches MPI. comm_mpi.c is built only with MPI (CMake RP_MPI).
+ * touches MPI.
+ *
+ * rdmaperf itself does not link MPI: comm_mpi.c is a module of its own,
+ * rdmaperf-mpi.so, built with MPI (CMake RP_MPI), that comm.c loads when
+ * --matrix runs. Every other run starts without MPI's libraries, and a
+ * host without MPI runs everything but --matrix.
  */
 #ifndef RP_CLUSTER_COMM_H
 #define RP_CLUSTER_COMM_H
@@ -21,8 +26,43 @@ struct rp_comm {
 	int size;
 };
 
-/** rp_comm_init - MPI_Init_thread; this process's rank and the count.
- *  Return: 0, or -EIO with the reason in @why. */
+/* The module's file, and the table it exports under RP_COMM_OPS. */
+#define RP_COMM_MODULE "rdmaperf-mpi.so"
+#define RP_COMM_OPS    "rp_comm_mpi_ops"
+#define RP_COMM_ABI    1 /* changes with struct rp_comm_ops */
+
+/*
+ * What the module does: the calls below, less the loading. @init returns
+ * NULL, or why MPI cannot be used; @now_ns is the executable's clock, the
+ * one the deadlines are in. recv's buffer is malloc'd, for the caller to
+ * free.
+ */
+struct rp_comm_ops {
+	unsigned int abi;
+	const char *(*init)(int *rank, int *size, uint64_t (*now_ns)(void));
+	void (*fini)(void);
+	void (*abort)(int code);
+	int (*allgather)(const void *mine, size_t len, void *all,
+			 uint64_t deadline_ns);
+	int (*bcast_int)(int *v);
+	int (*send)(int to, int tag, const char *buf, size_t len);
+	int (*recv)(int tag, char **buf, size_t *len, int *from,
+		    uint64_t deadline_ns);
+	int (*barrier)(uint64_t deadline_ns);
+};
+
+/**
+ * rp_comm_load - load the MPI module: the file $RP_MPI_MODULE names, else
+ * the first found of rdmaperf-mpi.so beside the executable (a build tree)
+ * and in the library directory that CMake installs it to, taken from the
+ * executable's directory (so an installed tree can move) and as installed.
+ * Return: 0, or -ENOENT with the reason in @why (not built, not found, or
+ * not loadable: its MPI library missing). Only the first call loads.
+ */
+int rp_comm_load(struct rp_err *why);
+
+/** rp_comm_init - MPI_Init_thread, after rp_comm_load; this process's rank
+ *  and the count. Return: 0, or -EIO with the reason in @why. */
 int rp_comm_init(struct rp_comm *c, struct rp_err *why);
 
 /** rp_comm_fini - MPI_Finalize. */

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* comm.h over MPI: standard MPI-3 calls only. */
+/*
+ * comm.h over MPI, standard MPI-3 calls only: the module rdmaperf-mpi.so,
+ * which exports nothing but its table, rp_comm_mpi_ops. It links MPI and
+ * libc alone, so it takes the clock of the deadlines from rdmaperf.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -8,7 +12,6 @@
 #include <mpi.h>
 
 #include "cluster/comm.h"
-#include "core/clock.h"
 
 /* Between looks at a request that has not completed: a rank that sits a
  * round out costs its node nothing measurable. */
@@ -21,33 +24,34 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-int rp_comm_init(struct rp_comm *c, struct rp_err *why)
+static uint64_t (*clock_ns)(void);
+
+static const char *comm_init(int *rank, int *size, uint64_t (*now_ns)(void))
 {
 	int provided = 0;
 
+	clock_ns = now_ns;
 	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) !=
 	    MPI_SUCCESS)
-		return rp_errf(why, -EIO, "MPI_Init_thread failed");
+		return "MPI_Init_thread failed";
 	if (provided < MPI_THREAD_FUNNELED) {
 		MPI_Finalize();
-		return rp_errf(why, -EIO,
-			       "this MPI offers no MPI_THREAD_FUNNELED: the "
-			       "matrix needs its server in a thread");
+		return "this MPI offers no MPI_THREAD_FUNNELED: the matrix "
+		       "needs its server in a thread";
 	}
-	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &c->size);
-	return 0;
+	MPI_Comm_rank(MPI_COMM_WORLD, rank);
+	MPI_Comm_size(MPI_COMM_WORLD, size);
+	return NULL;
 }
 
-void rp_comm_fini(void)
+static void comm_fini(void)
 {
 	MPI_Finalize();
 }
 
-_Noreturn void rp_comm_abort(int code)
+static void comm_abort(int code)
 {
 	MPI_Abort(MPI_COMM_WORLD, code);
-	exit(code); /* MPI_Abort does not return; in case */
 }
 
 /* Wait for @req until @deadline_ns: 0, -ETIMEDOUT or -EIO. */
@@ -60,14 +64,14 @@ static int wait_until(MPI_Request *req, uint64_t deadline_ns)
 			return -EIO;
 		if (done)
 			return 0;
-		if (rp_clock_ns() >= deadline_ns)
+		if (clock_ns() >= deadline_ns)
 			return -ETIMEDOUT; /* the job is aborted next */
 		nap();
 	}
 }
 
-int rp_comm_allgather(const void *mine, size_t len, void *all,
-		      uint64_t deadline_ns)
+static int comm_allgather(const void *mine, size_t len, void *all,
+			  uint64_t deadline_ns)
 {
 	MPI_Request req;
 
@@ -79,14 +83,14 @@ int rp_comm_allgather(const void *mine, size_t len, void *all,
 	return wait_until(&req, deadline_ns);
 }
 
-int rp_comm_bcast_int(int *v)
+static int comm_bcast_int(int *v)
 {
 	return MPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_SUCCESS
 		       ? 0
 		       : -EIO;
 }
 
-int rp_comm_send(int to, int tag, const char *buf, size_t len)
+static int comm_send(int to, int tag, const char *buf, size_t len)
 {
 	if (len > INT_MAX)
 		return -E2BIG;
@@ -117,8 +121,8 @@ static int recv_probed(const MPI_Status *st, int tag, char **buf, size_t *len,
 	return 0;
 }
 
-int rp_comm_recv(int tag, char **buf, size_t *len, int *from,
-		 uint64_t deadline_ns)
+static int comm_recv(int tag, char **buf, size_t *len, int *from,
+		     uint64_t deadline_ns)
 {
 	MPI_Status st;
 	int flag = 0;
@@ -129,13 +133,13 @@ int rp_comm_recv(int tag, char **buf, size_t *len, int *from,
 			return -EIO;
 		if (flag)
 			return recv_probed(&st, tag, buf, len, from);
-		if (rp_clock_ns() >= deadline_ns)
+		if (clock_ns() >= deadline_ns)
 			return -ETIMEDOUT;
 		nap();
 	}
 }
 
-int rp_comm_barrier(uint64_t deadline_ns)
+static int comm_barrier(uint64_t deadline_ns)
 {
 	MPI_Request req;
 
@@ -143,3 +147,16 @@ int rp_comm_barrier(uint64_t deadline_ns)
 		return -EIO;
 	return wait_until(&req, deadline_ns);
 }
+
+__attribute__((visibility("default")))
+const struct rp_comm_ops rp_comm_mpi_ops = {
+	.abi = RP_COMM_ABI,
+	.init = comm_init,
+	.fini = comm_fini,
+	.abort = comm_abort,
+	.allgather = comm_allgather,
+	.bcast_int = comm_bcast_int,
+	.send = comm_send,
+	.recv = comm_recv,
+	.barrier = comm_barrier,
+};

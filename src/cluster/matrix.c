@@ -460,6 +460,10 @@ int rp_matrix_main(struct rp_config *cfg)
 	struct rp_err why = { "" };
 	int rc;
 
+	if (rp_comm_load(&why)) {
+		fprintf(stderr, "rdmaperf: --matrix: %s\n", why.msg);
+		return 2;
+	}
 	if (rp_comm_init(&m.comm, &why)) {
 		fprintf(stderr, "rdmaperf: --matrix: %s\n", why.msg);
 		return 1;

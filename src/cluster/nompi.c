@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* --matrix in a build without MPI (CMake RP_MPI=OFF, or no MPI found). */
+/* --matrix on Windows, which has no MPI module (comm.c loads it elsewhere). */
 #include <stdio.h>
 
 #include "cluster/matrix.h"

@@ -9,7 +9,9 @@ heatmap, --report renders the saved document again (the same JSON);
 --serial runs 12 rounds; a rank whose server cannot start (an
 address not on this host) marks its 6 cells FAILED with the reason and the
 matrix still completes (exit 1); a rank stopped mid-run ends the job within
---round-timeout naming the pair; bad usage exits 2.
+--round-timeout naming the pair; bad usage exits 2; rdmaperf does not
+link MPI, a module it cannot load is one line and exit 2, and an
+installed tree (cmake --install), moved, still finds its module.
 
 mpirun runs as root here: Open MPI's allow-run-as-root variables are set
 for the test's own mpirun only. Without mpirun, or with a binary built
@@ -30,7 +32,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import QUICK, Run, TestFailure, check, main, run  # noqa: E402
+from e2elib import QUICK, Run, TestFailure, check, log, main, run  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "tools"))
 import check_json  # noqa: E402
@@ -278,6 +280,44 @@ def test_usage(binary):
           lambda: "one rank:\n" + r.describe())
 
 
+def test_module(binary):
+    """MPI is the module's alone: rdmaperf does not link it; a module it
+    cannot load, or none found, is one line and exit 2; an installed tree,
+    moved, still finds its module (the one rank it starts then needs
+    another)."""
+    dyn = subprocess.run(["readelf", "-d", binary], capture_output=True,
+                         text=True)
+    check(dyn.returncode == 0 and "(NEEDED)" in dyn.stdout and
+          "libmpi" not in dyn.stdout,
+          lambda: "rdmaperf links MPI itself:\n" + dyn.stdout)
+    env = dict(os.environ, RP_MPI_MODULE="/nonexistent/rdmaperf-mpi.so")
+    r = run(binary, ["--matrix", "-x", "tcp"], env=env)
+    check(r.rc == 2 and r.err.count("\n") == 1 and
+          "cannot load its MPI module: /nonexistent/" in r.err,
+          lambda: "a module not there:\n" + r.describe())
+    with tempfile.TemporaryDirectory() as tmp:
+        alone = os.path.join(tmp, "rdmaperf")
+        shutil.copy(binary, alone)
+        r = run(alone, ["--matrix", "-x", "tcp"])
+        check(r.rc == 2 and r.err.count("\n") == 1 and
+              "rdmaperf-mpi.so, is neither beside rdmaperf" in r.err,
+              lambda: "rdmaperf without its module:\n" + r.describe())
+    build = os.path.dirname(binary)
+    if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
+        log("  %s is not a build tree: the install is not checked" % build)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run(["cmake", "--install", build, "--prefix",
+                            os.path.join(tmp, "a")], capture_output=True,
+                           text=True)
+        check(p.returncode == 0, lambda: "cmake --install:\n" + p.stderr)
+        os.rename(os.path.join(tmp, "a"), os.path.join(tmp, "b"))
+        moved = os.path.join(tmp, "b", "bin", "rdmaperf")
+        r = mpirun(moved, (1, TEST))
+        check(r.rc == 2 and "at least 2 ranks" in r.err,
+              lambda: "the installed tree, moved:\n" + r.describe())
+
+
 def skip_unless_mpi(binary):
     """77 without mpirun or MPI in the binary; a failure under CI."""
     why = None
@@ -311,4 +351,5 @@ if __name__ == "__main__":
           ("csv", test_csv),
           ("failed_rank", test_failed_rank),
           ("stopped_rank", test_stopped_rank),
-          ("usage", test_usage)])
+          ("usage", test_usage),
+          ("module", test_module)])
