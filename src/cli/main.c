@@ -348,11 +348,11 @@ int main(int argc, char **argv)
 		rp_cli_usage(stdout);
 		return 0;
 	}
-	rp_clock_init();
 	if (act == RP_CLI_VERSION) {
 		printf("rdmaperf %s\n", RP_VERSION);
 		return 0;
 	}
+	rp_clock_init(); /* rates the TSC over 20 ms: not for --version */
 	install_signals();
 	cfg.interrupted = &interrupted;
 	if (cfg.mode == RP_MODE_SERVER)
