@@ -58,16 +58,17 @@ def mpi_env():
     return env
 
 
-def mpirun(binary, *groups, timeout=TIMEOUT):
-    """mpirun with one app context per (ranks, args) of @groups."""
+def mpirun(binary, *groups, timeout=TIMEOUT, env=None):
+    """mpirun with one app context per (ranks, args) of @groups, and
+    @env's variables besides mpi_env()'s."""
     cmd = ["mpirun"]
     for k, (n, args) in enumerate(groups):
         cmd += ([":"] if k else []) + ["-np", str(n), binary, "--matrix"]
         cmd += [str(a) for a in args]
     t0 = time.monotonic()
     p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                       text=True, errors="replace", env=mpi_env(),
-                       timeout=timeout)
+                       text=True, errors="replace",
+                       env=dict(mpi_env(), **(env or {})), timeout=timeout)
     return Run(cmd, p.returncode, p.stdout, p.stderr, time.monotonic() - t0)
 
 
@@ -283,8 +284,8 @@ def test_usage(binary):
 def test_module(binary):
     """MPI is the module's alone: rdmaperf does not link it; a module it
     cannot load, or none found, is one line and exit 2; an installed tree,
-    moved, still finds its module (the one rank it starts then needs
-    another)."""
+    moved, loads its own module (ld.so's LD_DEBUG names the file; the one
+    rank it starts then needs another)."""
     dyn = subprocess.run(["readelf", "-d", binary], capture_output=True,
                          text=True)
     check(dyn.returncode == 0 and "(NEEDED)" in dyn.stdout and
@@ -313,9 +314,16 @@ def test_module(binary):
         check(p.returncode == 0, lambda: "cmake --install:\n" + p.stderr)
         os.rename(os.path.join(tmp, "a"), os.path.join(tmp, "b"))
         moved = os.path.join(tmp, "b", "bin", "rdmaperf")
-        r = mpirun(moved, (1, TEST))
+        # ld.so names each file it loads: the module must be the moved one
+        r = mpirun(moved, (1, TEST), env={"LD_DEBUG": "files"})
         check(r.rc == 2 and "at least 2 ranks" in r.err,
               lambda: "the installed tree, moved:\n" + r.describe())
+        loaded = [w for w in r.err.split() if
+                  w.startswith("file=") and "rdmaperf-mpi" in w]
+        real = os.path.realpath(tmp)
+        check(loaded and all(w.startswith("file=" + real + "/b/")
+                             for w in loaded),
+              lambda: "the moved tree's rdmaperf loaded %s" % loaded)
 
 
 def skip_unless_mpi(binary):
