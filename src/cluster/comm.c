@@ -40,19 +40,16 @@ static void exe_dir(char *dir, size_t len)
  * false when none does (@path: the installed one). */
 static bool find_module(char *path, size_t len)
 {
+	static const char *const sub[] = { "", "/" RP_COMM_MODULE_REL };
 	char dir[PATH_MAX];
 
 	exe_dir(dir, sizeof(dir));
-	if (dir[0] &&
-	    (size_t)snprintf(path, len, "%s/" RP_COMM_MODULE, dir) < len &&
-	    access(path, F_OK) == 0)
-		return true;
-	if (dir[0] &&
-	    (size_t)snprintf(path, len,
-			     "%s/" RP_COMM_MODULE_REL "/" RP_COMM_MODULE,
-			     dir) < len &&
-	    access(path, F_OK) == 0)
-		return true;
+	for (size_t i = 0; dir[0] && i < sizeof(sub) / sizeof(sub[0]); i++) {
+		if ((size_t)snprintf(path, len, "%s%s/" RP_COMM_MODULE, dir,
+				     sub[i]) < len &&
+		    access(path, F_OK) == 0)
+			return true;
+	}
 	snprintf(path, len, "%s", RP_COMM_MODULE_DIR "/" RP_COMM_MODULE);
 	return access(path, F_OK) == 0;
 }
@@ -89,9 +86,7 @@ int rp_comm_load(struct rp_err *why)
 #else
 int rp_comm_load(struct rp_err *why)
 {
-	return rp_errf(why, -ENOENT,
-		       "this rdmaperf was built without MPI (cmake "
-		       "-DRP_MPI=ON with Open MPI or MPICH installed)");
+	return rp_errf(why, -ENOENT, "%s", RP_COMM_NONE);
 }
 #endif
 

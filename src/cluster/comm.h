@@ -30,6 +30,10 @@ struct rp_comm {
 #define RP_COMM_MODULE "rdmaperf-mpi.so"
 #define RP_COMM_OPS    "rp_comm_mpi_ops"
 #define RP_COMM_ABI    1 /* changes with struct rp_comm_ops */
+/* What --matrix says where no module was built (and on Windows). */
+#define RP_COMM_NONE                                                           \
+	"this rdmaperf was built without MPI (cmake -DRP_MPI=ON with Open "    \
+	"MPI or MPICH installed)"
 
 /*
  * What the module does: the calls below, less the loading. @init returns
