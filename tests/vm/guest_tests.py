@@ -64,19 +64,11 @@ class GuestServer(e2elib.Server):
 
 
 # A server answers "busy" while its previous session is still ending. On
-# this guest's Soft-RoCE an rsocket's close can hold it for 50 s: after 1
-# in 10 to 14 rsocket read sweeps (sanitizer build), rclose's ibv_dereg_mr
-# waits in the kernel (session_free -> rp_sock_close -> rclose ->
-# ibv_dereg_mr; the thread's kernel stack: __rxe_cleanup <- rxe_dereg_mr).
-# Debian 6.1's rxe waits up to 50 s (wait_for_completion_timeout, 50000
-# ms) for the MR's last reference, then warns (WARN_ON in __rxe_cleanup)
-# and goes on. Who holds it is not proven. The likeliest: the QP, in ERR
-# by then. A write with immediate that completes as its QP goes to ERR
-# leaves rxe's responder by RESPST_EXIT, not cleanup(), so qp->resp.mr is
-# kept until the QP is reset or destroyed; librdmacm's rs_free deregisters
-# an rsocket's MRs before it destroys its QP. The server now closes an
-# rsocket stream only after the client's close reached it
-# (src/xport/sock/rsocket.c), and 40 such sweeps in a row no longer held
+# this guest's Soft-RoCE an rsocket's close could hold it for 50 s (after
+# 1 in 10 to 14 rsocket read sweeps: rclose's ibv_dereg_mr waiting in
+# rxe's __rxe_cleanup for an MR reference). The server now closes an
+# rsocket stream only after the client's close reached it; rsocket.c's
+# close_after_eof_ms says why, and 40 such sweeps in a row no longer held
 # it. A client still waits out a busy server, up to this long, and the
 # log says so (such a wait is the device's, not the test's subject).
 BUSY_WAIT_S = 90
