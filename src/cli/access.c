@@ -35,8 +35,15 @@ static int bad_prefix(struct parse *p, const char *one)
 	memcpy(addr, one, (size_t)(slash - one));
 	addr[slash - one] = '\0';
 	bits = strtoul(slash + 1, &end, 10);
-	if (rp_cidr_parse(addr, &c) || *end || bits > c.prefix)
+	if (rp_cidr_parse(addr, &c) || *end)
 		goto garbage;
+	if (bits > c.prefix)
+		return rp_cli_bad(p,
+				  "--allow: '%s': the prefix /%lu is too long "
+				  "for an %s address (at most /%u)",
+				  one, bits,
+				  c.family == AF_INET ? "IPv4" : "IPv6",
+				  c.prefix);
 	net = c;
 	for (i = (unsigned int)bits; i < c.prefix; i++)
 		net.addr[i / 8] &= (uint8_t) ~(0x80u >> (i % 8));

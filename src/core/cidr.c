@@ -122,3 +122,14 @@ bool rp_cidr_match(const struct rp_cidr *c, const struct sockaddr *sa)
 		return is_v4 && same_bits(v4, c->addr, c->prefix);
 	return c->family == AF_INET6 && same_bits(v6, c->addr, c->prefix);
 }
+
+bool rp_cidr_admits(const struct rp_cidr *set, size_t n,
+		    const struct sockaddr *sa)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rp_cidr_match(&set[i], sa))
+			return true;
+	return !n;
+}

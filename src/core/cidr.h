@@ -4,6 +4,7 @@
 #define RP_CORE_CIDR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "platform/sock.h"
@@ -27,5 +28,12 @@ int rp_cidr_parse(const char *text, struct rp_cidr *out);
  * IPv4-mapped IPv6 address counts as its IPv4 address) lies in @c.
  */
 bool rp_cidr_match(const struct rp_cidr *c, const struct sockaddr *sa);
+
+/**
+ * rp_cidr_admits - whether @sa lies in any of the @n prefixes of @set; with
+ * none (@n 0), every address is admitted (--allow unset).
+ */
+bool rp_cidr_admits(const struct rp_cidr *set, size_t n,
+		    const struct sockaddr *sa);
 
 #endif

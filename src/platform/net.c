@@ -241,6 +241,25 @@ static void unmap_v4(struct sockaddr_storage *ss, socklen_t *len)
 	*len = sizeof(a4);
 }
 
+int rp_net_addr_text(const struct sockaddr *sa, socklen_t sl, char *buf,
+		     size_t len)
+{
+	struct sockaddr_storage ss;
+	int err;
+
+	if (sl > sizeof(ss))
+		return -EINVAL;
+	memcpy(&ss, sa, sl);
+	unmap_v4(&ss, &sl);
+	err = getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)len, NULL,
+			  0, NI_NUMERICHOST);
+	if (err == RP_EAI_SYSTEM)
+		return -errno;
+	if (err == RP_EAI_OVERFLOW)
+		return -ENAMETOOLONG;
+	return err ? -EAFNOSUPPORT : 0;
+}
+
 int rp_net_sock_addr(rp_sock_t fd, bool peer, char *buf, size_t len)
 {
 	struct sockaddr_storage ss;
@@ -251,14 +270,7 @@ int rp_net_sock_addr(rp_sock_t fd, bool peer, char *buf, size_t len)
 		   : getsockname(fd, (struct sockaddr *)&ss, &sl);
 	if (err < 0)
 		return -rp_net_errno();
-	unmap_v4(&ss, &sl);
-	err = getnameinfo((struct sockaddr *)&ss, sl, buf, (socklen_t)len, NULL,
-			  0, NI_NUMERICHOST);
-	if (err == RP_EAI_SYSTEM)
-		return -errno;
-	if (err == RP_EAI_OVERFLOW)
-		return -ENAMETOOLONG;
-	return err ? -EAFNOSUPPORT : 0;
+	return rp_net_addr_text((struct sockaddr *)&ss, sl, buf, len);
 }
 
 int rp_net_xfer_all(const struct rp_sock_calls *c, rp_sock_t fd, void *buf,

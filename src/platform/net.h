@@ -122,6 +122,11 @@ int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
  */
 int rp_net_sock_addr(rp_sock_t fd, bool peer, char *buf, size_t len);
 
+/** rp_net_addr_text - the numeric address of @sa (@sl bytes) as
+ *  rp_net_sock_addr() writes it. Return: 0 or -errno. */
+int rp_net_addr_text(const struct sockaddr *sa, socklen_t sl, char *buf,
+		     size_t len);
+
 /**
  * rp_net_xfer_all - send (@tx) or receive exactly @len bytes of @buf on
  * @fd before @deadline_ns, waiting in @c->poll whenever the socket is not

@@ -37,16 +37,22 @@ int rp_auth_proof(const uint8_t *key, size_t key_len, enum rp_auth_side side,
 
 /* ---- hex fields ------------------------------------------------------ */
 
-static void hex_encode(const uint8_t *raw, char out[HEX_BYTES])
+/* @n bytes at @raw as 2 * @n hex digits and a NUL into @out. */
+static void hex_bytes(const uint8_t *raw, size_t n, char *out)
 {
 	static const char digits[] = "0123456789abcdef";
 	size_t i;
 
-	for (i = 0; i < RP_AUTH_NONCE_BYTES; i++) {
+	for (i = 0; i < n; i++) {
 		out[2 * i] = digits[raw[i] >> 4];
 		out[2 * i + 1] = digits[raw[i] & 15];
 	}
-	out[2 * RP_AUTH_NONCE_BYTES] = '\0';
+	out[2 * n] = '\0';
+}
+
+static void hex_encode(const uint8_t *raw, char out[HEX_BYTES])
+{
+	hex_bytes(raw, RP_AUTH_NONCE_BYTES, out);
 }
 
 static int hex_digit(char c)
@@ -307,4 +313,37 @@ int rp_auth_server(rp_sock_t fd, const uint8_t *key, size_t key_len,
 	if (err && err != -ECONNABORTED)
 		rp_proto_send_error(fd, "auth", RP_AUTH_FAILED);
 	return err;
+}
+
+/* ---- data streams ---------------------------------------------------- */
+
+#define STREAM_LABEL	  "rdmaperf-stream"
+#define STREAM_TOKEN_TEXT 24 /* token text a stream's MAC covers, at most */
+#define STREAM_MAC_BYTES  (RP_AUTH_STREAM_TOKEN_LEN / 2)
+
+int rp_auth_stream_token(const uint8_t *key, size_t key_len, const char *token,
+			 unsigned int i, char *out, size_t len)
+{
+	uint8_t msg[sizeof(STREAM_LABEL) - 1 + STREAM_TOKEN_TEXT + 4];
+	uint8_t mac[RP_AUTH_MAC_BYTES];
+	size_t tlen = strlen(token), n = sizeof(STREAM_LABEL) - 1, k;
+	int err;
+
+	if (tlen > STREAM_TOKEN_TEXT || len <= RP_AUTH_STREAM_TOKEN_LEN)
+		return -EINVAL;
+	if (!key_len)
+		return snprintf(out, len, "%s.%u", token, i) >
+				       RP_AUTH_STREAM_TOKEN_LEN
+			       ? -EINVAL
+			       : 0;
+	memcpy(msg, STREAM_LABEL, n);
+	memcpy(msg + n, token, tlen);
+	n += tlen;
+	for (k = 0; k < 4; k++)
+		msg[n++] = (uint8_t)(i >> (24 - 8 * k));
+	err = rp_hmac_sha256(key, key_len, msg, n, mac);
+	if (err)
+		return err;
+	hex_bytes(mac, STREAM_MAC_BYTES, out);
+	return 0;
 }

@@ -84,4 +84,25 @@ int rp_auth_client(rp_sock_t fd, const uint8_t *key, size_t key_len,
 int rp_auth_server(rp_sock_t fd, const uint8_t *key, size_t key_len,
 		   const cJSON *hello, int timeout_ms, struct rp_err *why);
 
+/* The text a data connection presents: RP_AUTH_STREAM_TOKEN_LEN bytes at
+ * most (what fits a stream transport's token and an RC connect request's
+ * private data), and its NUL. */
+#define RP_AUTH_STREAM_TOKEN_LEN 32
+
+/**
+ * rp_auth_stream_token - what data stream @i of a test presents, from the
+ * test's @token (the server's SETUP hands it out, fresh and random per
+ * test): "TOKEN.I" without a key; with one, the hex of the first 16 bytes
+ * of HMAC(K, "rdmaperf-stream" || TOKEN || I as 4 bytes, big-endian), so
+ * that only a holder of the key can open a stream, and seeing one
+ * stream's token (or SETUP, which travels in clear) does not give another.
+ * Each stream's own token lets the server match a stream to its place
+ * whatever order the connections arrive in.
+ * @out: RP_AUTH_STREAM_TOKEN_LEN + 1 bytes at least (@len).
+ * Return: 0; -EINVAL when @token or @out do not fit; -EIO when the crypto
+ * library fails.
+ */
+int rp_auth_stream_token(const uint8_t *key, size_t key_len, const char *token,
+			 unsigned int i, char *out, size_t len);
+
 #endif

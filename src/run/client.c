@@ -231,9 +231,10 @@ int client_alloc_streams(struct client *c)
 static int connect_streams(struct client *c, const cJSON *endpoint,
 			   const char *token)
 {
+	const struct rp_access *acc = &c->cfg->access;
 	unsigned int i, n = c->n_fwd + c->n_rev;
+	char addr[RP_NET_ADDR_LEN], mine[RP_AUTH_STREAM_TOKEN_LEN + 1];
 	struct rp_err why = { "" };
-	char addr[RP_NET_ADDR_LEN];
 	enum rp_role role;
 	int err;
 
@@ -246,9 +247,14 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 			    strerror(-err));
 	for (i = 0; i < n; i++) {
 		role = i < c->n_fwd ? RP_ROLE_INITIATOR : RP_ROLE_RESPONDER;
-		err = c->ops->connect(
-			c->ops, &c->spec, &c->cfg->params, addr, endpoint,
-			token, role, RP_SETUP_TIMEOUT_MS, &c->streams[i], &why);
+		err = rp_auth_stream_token(acc->key, acc->key_len, token, i,
+					   mine, sizeof(mine));
+		if (err)
+			return fail(c->res, -EPROTO, "protocol",
+				    "the server's data token is malformed");
+		err = c->ops->connect(c->ops, &c->spec, &c->cfg->params, addr,
+				      endpoint, mine, role, RP_SETUP_TIMEOUT_MS,
+				      &c->streams[i], &why);
 		if (err) {
 			fail(c->res, err, "transport",
 			     "%s: connecting data stream %u of %u: %s",

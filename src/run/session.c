@@ -163,11 +163,30 @@ static int make_token(char *buf, size_t len)
 	return 0;
 }
 
+/* Log what the listener turned away since the last look (the latest one
+ * with its reason, and how many more). */
+static void log_drops(struct session *s, unsigned int *seen)
+{
+	unsigned int n = s->listener->dropped - *seen;
+
+	if (!n)
+		return;
+	if (n == 1)
+		session_log(s, "%s", s->listener->drop_note);
+	else
+		session_log(s, "%s (and %u more)", s->listener->drop_note,
+			    n - 1);
+	*seen = s->listener->dropped;
+}
+
 /* Accept data stream @i in short slices, watching the control connection
  * meanwhile: a client that failed to connect says so (or goes away), and
- * the server must not stay busy for the whole setup timeout. */
-static int accept_stream(struct session *s, const char *token, unsigned int i,
-			 uint64_t deadline)
+ * the server must not stay busy for the whole setup timeout. Each stream
+ * presents a token of its own (rp_auth_stream_token: under --auth-key, a
+ * MAC under the key), so it lands in its place whatever the order of the
+ * connections, and one that is late is waited for, not replaced. */
+static int accept_stream(struct session *s, const char *mine, unsigned int i,
+			 uint64_t deadline, unsigned int *seen)
 {
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 	enum rp_role role =
@@ -175,8 +194,9 @@ static int accept_stream(struct session *s, const char *token, unsigned int i,
 	int err = -ETIMEDOUT;
 
 	while (err == -ETIMEDOUT && rp_ms_left(deadline) > 0) {
-		err = s->ops->accept(s->listener, token, role, SESSION_POLL_MS,
+		err = s->ops->accept(s->listener, mine, role, SESSION_POLL_MS,
 				     &s->streams[i]);
+		log_drops(s, seen);
 		if (err != -ETIMEDOUT || s->streams_msg ||
 		    rp_poll(&pfd, 1, 0) <= 0)
 			continue;
@@ -191,10 +211,11 @@ static int accept_stream(struct session *s, const char *token, unsigned int i,
 	return err;
 }
 
-static int accept_streams(struct session *s, const char *token)
+static int accept_streams(struct session *s, const char *const *tokens)
 {
-	uint64_t deadline = rp_deadline_ns(RP_SETUP_TIMEOUT_MS);
-	unsigned int i;
+	uint64_t t0 = rp_clock_ns(),
+		 deadline = rp_deadline_ns(RP_SETUP_TIMEOUT_MS);
+	unsigned int i, seen = 0;
 	int err = 0;
 
 	s->n_fwd = s->spec.streams;
@@ -204,7 +225,11 @@ static int accept_streams(struct session *s, const char *token)
 	if (!s->streams || !s->rev || rp_hist_create(&s->scratch))
 		return -ENOMEM;
 	for (i = 0; !err && i < s->n_fwd + s->n_rev; i++)
-		err = accept_stream(s, token, i, deadline);
+		err = accept_stream(s, tokens[i], i, deadline, &seen);
+	if (!err)
+		session_log(s, "%u data stream%s connected in %.2f s", i,
+			    i == 1 ? "" : "s",
+			    (double)(rp_clock_ns() - t0) / RP_NS_PER_SEC);
 	for (i = 0; !err && i < s->n_rev; i++) {
 		s->rev[i].s = s->streams[s->n_fwd + i];
 		err = rp_hist_create(&s->rev[i].hist);
@@ -212,15 +237,52 @@ static int accept_streams(struct session *s, const char *token)
 	return err;
 }
 
+/* Each stream's token (rp_auth_stream_token) from the test's @token,
+ * into *@out (one allocation: the pointers, then the texts). */
+static int stream_tokens(struct session *s, const char *token, char ***out)
+{
+	const struct rp_access *acc = &s->srv->cfg->access;
+	unsigned int i, n = s->spec.streams * (s->spec.bidir ? 2u : 1u);
+	size_t len = RP_AUTH_STREAM_TOKEN_LEN + 1;
+	char **t = malloc(n * (sizeof(*t) + len)), *text;
+	int err = 0;
+
+	if (!t)
+		return -ENOMEM;
+	text = (char *)(t + n);
+	for (i = 0; !err && i < n; i++) {
+		t[i] = text + i * len;
+		err = rp_auth_stream_token(acc->key, acc->key_len, token, i,
+					   t[i], len);
+	}
+	if (err) {
+		free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+/* --allow for the data connections, as for the control connection. */
+static bool admit_data(const void *ctx, const struct sockaddr *peer)
+{
+	const struct rp_access *acc = ctx;
+
+	return rp_cidr_admits(acc->allow, acc->n_allow, peer);
+}
+
 /* The data listener's parameters: it listens on the address the client
  * reached this server on (the control connection's own end), the one -a
- * names, and the one the client connects its data streams to. */
+ * names, and the one the client connects its data streams to; it admits
+ * what --allow admits. */
 static int data_params(struct session *s, struct rp_xport_params *p, char *addr,
 		       size_t len)
 {
 	int err = rp_net_sock_addr(s->fd, false, addr, len);
 
 	*p = s->srv->cfg->params;
+	p->admit = admit_data;
+	p->admit_ctx = &s->srv->cfg->access;
 	if (err)
 		return session_refuse(s, err, "server",
 				      "cannot tell the control connection's "
@@ -233,7 +295,7 @@ static int do_setup(struct session *s)
 {
 	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
 	char token[2 * TOKEN_BYTES + 1], text[RP_ERR_LEN + 64];
-	char addr[RP_NET_ADDR_LEN];
+	char addr[RP_NET_ADDR_LEN], **tokens = NULL;
 	struct rp_xport_params p;
 	struct rp_err why = { "" };
 	int err = -ENOMEM;
@@ -246,9 +308,17 @@ static int do_setup(struct session *s)
 			       "no random source for the data token");
 		goto out;
 	}
+	err = stream_tokens(s, token, &tokens);
+	if (err) {
+		session_refuse(s, err, "server",
+			       "cannot make the data streams' tokens");
+		goto out;
+	}
 	err = data_params(s, &p, addr, sizeof(addr));
 	if (err)
 		goto out;
+	p.tokens = (const char *const *)tokens;
+	p.n_tokens = s->spec.streams * (s->spec.bidir ? 2u : 1u);
 	err = s->ops->listen(s->ops, &s->spec, &p, ep, &s->listener, &why);
 	if (err) {
 		snprintf(text, sizeof(text), "%s: cannot listen: %s",
@@ -263,7 +333,7 @@ static int do_setup(struct session *s)
 	ep = NULL;
 	err = rp_proto_send(s->fd, RP_MSG_SETUP, reply, RP_CTRL_TIMEOUT_MS);
 	if (!err)
-		err = accept_streams(s, token);
+		err = accept_streams(s, (const char *const *)tokens);
 	if (err && err != -EPIPE && err != -ECONNABORTED &&
 	    err != -ECONNRESET) {
 		snprintf(text, sizeof(text), "%s: no data connection: %s",
@@ -271,6 +341,7 @@ static int do_setup(struct session *s)
 		session_refuse(s, err, "transport", text);
 	}
 out:
+	free(tokens);
 	cJSON_Delete(ep);
 	cJSON_Delete(reply);
 	return err;

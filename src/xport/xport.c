@@ -114,6 +114,18 @@ void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,
 	l->ops = ops;
 	l->spec = *spec;
 	rp_err_clear(&l->err);
+	l->dropped = 0;
+	l->drop_note[0] = '\0';
+}
+
+void rp_listener_drop(struct rp_listener *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	l->dropped++;
+	va_start(ap, fmt);
+	vsnprintf(l->drop_note, sizeof(l->drop_note), fmt, ap);
+	va_end(ap);
 }
 
 int rp_stream_fail(struct rp_stream *s, int err, const char *fmt, ...)

@@ -104,6 +104,15 @@ struct rp_xport_params {
 	int inline_bytes;   /* -1: automatic */
 	int mtu;	    /* 0: the port's active MTU */
 	const char *bind;   /* server: address to listen on, NULL for any */
+	/* Server: whether a data connection from @peer may join (--allow);
+	 * NULL admits every peer. A refused one is closed (rejected) before
+	 * anything is read from it. */
+	bool (*admit)(const void *ctx, const struct sockaddr *peer);
+	const void *admit_ctx;
+	/* Server: the tokens the test's streams present, one each, so that
+	 * a listener can drop any other at once; NULL: it cannot tell. */
+	const char *const *tokens;
+	unsigned int n_tokens;
 	/* The file transport (-x file:PATH, a local transport): */
 	const char *path;     /* the file; the client sets it per transport */
 	unsigned int stream;  /* the stream connect() opens: 0 owns PATH */
@@ -127,7 +136,16 @@ struct rp_listener {
 	const struct rp_xport_ops *ops;
 	struct rp_spec spec;
 	struct rp_err err; /* why accept() failed */
+	/* Connections the listener turned away (not admitted, a wrong
+	 * token, gone before their token, crowded out), over its life, and
+	 * the latest one's peer and reason: for the server's log. */
+	unsigned int dropped;
+	char drop_note[RP_NOTE_LEN];
 };
+
+/** rp_listener_drop - count a connection @l turned away, and say why. */
+__attribute__((format(printf, 2, 3))) void
+rp_listener_drop(struct rp_listener *l, const char *fmt, ...);
 
 /** The generic part of every transport's stream, embedded first. */
 struct rp_stream {
@@ -182,9 +200,12 @@ struct rp_xport_ops {
 		      const struct rp_spec *spec,
 		      const struct rp_xport_params *p, cJSON *endpoint,
 		      struct rp_listener **out, struct rp_err *why);
-	/** Server: accept one stream that presents @token, this side taking
-	 *  @role in it; -ETIMEDOUT when none came within @timeout_ms (no
-	 *  reason recorded then). */
+	/** Server: accept the stream that presents @token (each stream has
+	 *  its own: rp_auth_stream_token), this side taking @role in it;
+	 *  -ETIMEDOUT when it did not come within @timeout_ms (the reason,
+	 *  and what was turned away meanwhile, in the listener's err). A
+	 *  connection that presents another stream's token is kept for the
+	 *  accept() that asks for it. */
 	int (*accept)(struct rp_listener *l, const char *token,
 		      enum rp_role role, int timeout_ms,
 		      struct rp_stream **out);

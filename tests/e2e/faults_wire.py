@@ -227,9 +227,14 @@ class RawSession:
               "SETUP without token or port: %r" % setup)
         return setup
 
+    def stream_token(self, i):
+        """What data stream @i presents (no --auth-key): "TOKEN.i"."""
+        return "%s.%d" % (self.token, i)
+
     def connect_data(self, n=1, **kw):
         for _ in range(n):
-            self.data.append(data_connect(self.data_port, self.token, **kw))
+            self.data.append(data_connect(
+                self.data_port, self.stream_token(len(self.data)), **kw))
         return self.data
 
     def streams(self, role="initiator"):
@@ -424,7 +429,7 @@ class FakeServer(threading.Thread):
         try:
             data.settimeout(self._left())
             got = recv_exact(data, TOKEN_LEN)
-            check(got == token_bytes(token), "fake: token %r" % got)
+            check(got == token_bytes(token + ".0"), "fake: token %r" % got)
             data.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             m = self._recv(ctl)
             check(m[2] == STREAMS, "fake: want STREAMS, got %s" % _name(m[2]))

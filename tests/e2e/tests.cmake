@@ -29,6 +29,7 @@ set(RP_E2E_TESTS
 	matrix 300
 	file 120
 	zerocopy 180
+	data_ports 300
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -474,6 +474,33 @@ static void test_peer_gone(void **state)
 	assert_null(c.error);
 }
 
+/* Each data stream's token: "TOKEN.i" without a key; with one, the first
+ * 16 bytes of HMAC(K, "rdmaperf-stream" || TOKEN || be32(i)) in hex (the
+ * value from Python's hmac), different per stream; a token or a buffer
+ * that does not fit is refused. */
+static void test_stream_tokens(void **state)
+{
+	const uint8_t key[32] = "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk";
+	const char *tok = "0123456789abcdef01234567";
+	char a[RP_AUTH_STREAM_TOKEN_LEN + 1], b[sizeof(a)];
+
+	(void)state;
+	assert_int_equal(rp_auth_stream_token(NULL, 0, tok, 7, a, sizeof(a)),
+			 0);
+	assert_string_equal(a, "0123456789abcdef01234567.7");
+	assert_int_equal(rp_auth_stream_token(key, 32, tok, 3, a, sizeof(a)),
+			 0);
+	assert_string_equal(a, "d029a32c6d35e9482bae72d3982d5f46");
+	assert_int_equal(rp_auth_stream_token(key, 32, tok, 4, b, sizeof(b)),
+			 0);
+	assert_string_not_equal(a, b);
+	assert_int_equal(rp_auth_stream_token(key, 32,
+					      "0123456789abcdef012345678", 0, a,
+					      sizeof(a)),
+			 -EINVAL);
+	assert_int_equal(rp_auth_stream_token(NULL, 0, tok, 0, a, 32), -EINVAL);
+}
+
 #define PAIR_TEST(f)                                                           \
 	cmocka_unit_test_setup_teardown(f, setup_pair, teardown_pair)
 
@@ -481,6 +508,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_proof_bytes),
+		cmocka_unit_test(test_stream_tokens),
 		PAIR_TEST(test_same_key),
 		PAIR_TEST(test_different_keys),
 		PAIR_TEST(test_client_without_key),

@@ -248,6 +248,11 @@ static enum rp_role other_role(enum rp_role role)
 					 : RP_ROLE_INITIATOR;
 }
 
+/* The tokens the next listener knows (as the server's session tells
+ * its listener every stream's); TOKEN unless a test says otherwise. */
+static const char *listen_tokens[2] = { TOKEN, NULL };
+static unsigned int n_listen_tokens = 1;
+
 /* Listen through @ops (tcp, or a stand-in over other socket calls). */
 static void pair_listen_on(struct pair *p, const struct rp_xport_ops *ops,
 			   const struct rp_spec *spec)
@@ -259,6 +264,8 @@ static void pair_listen_on(struct pair *p, const struct rp_xport_ops *ops,
 	p->params.bind = "127.0.0.1";
 	p->params.gid_index = -1;
 	p->params.inline_bytes = -1;
+	p->params.tokens = listen_tokens;
+	p->params.n_tokens = n_listen_tokens;
 	p->endpoint = cJSON_CreateObject();
 	assert_non_null(p->endpoint);
 	assert_int_equal(
@@ -721,8 +728,11 @@ static void test_token_wrong(void **state)
 	assert_in_range(ms_since(t0), 250, 1500);
 	/* the wait in vain says what came instead */
 	assert_string_equal(p.l->err.msg,
-			    "1 connection dropped without the test's token "
-			    "(the last: a wrong token)");
+			    "no connection presented the stream's token; 0 "
+			    "waiting (0 without a whole token), 1 dropped (the "
+			    "last: data connection from 127.0.0.1 dropped: a "
+			    "wrong token)");
+	assert_int_equal(p.l->dropped, 1);
 	assert_dropped(bad);
 	tcp->close(bad);
 	pair_close(&p);
@@ -756,7 +766,9 @@ static void test_token_wrong_then_right(void **state)
 	/* A token of exactly the length presented passes whole. */
 	memset(long_token, 'x', TOKEN_LEN);
 	long_token[TOKEN_LEN] = '\0';
+	listen_tokens[0] = long_token;
 	pair_listen(&p, &spec);
+	listen_tokens[0] = TOKEN;
 	assert_int_equal(pair_connect(&p, &spec, long_token, &p.cli), 0);
 	assert_int_equal(tcp->accept(p.l, long_token, RP_ROLE_RESPONDER,
 				     TIMEOUT_MS, &p.srv),
@@ -783,13 +795,47 @@ static void test_accept_timeout(void **state)
 	pair_close(&p);
 }
 
-/* A connection that never presents a token holds accept for the token's
- * own wait (2 s: a handshake under way is not cut by the caller's short
- * accept slice), then is dropped: -ETIMEDOUT, no stream. */
+/* A raw connection to @p's listener, presenting nothing yet. */
+static int raw_connect(const struct pair *p)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int fd;
+
+	sin.sin_port = htons(
+		(uint16_t)cJSON_GetObjectItemCaseSensitive(p->endpoint, "port")
+			->valueint);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	return fd;
+}
+
+static void raw_token(int fd, const char *token)
+{
+	uint8_t buf[TOKEN_LEN] = { 0 };
+
+	memcpy(buf, token, strnlen(token, TOKEN_LEN));
+	assert_int_equal(send(fd, buf, sizeof(buf), 0), (ssize_t)sizeof(buf));
+}
+
+/* Accept as the server's session does: slices of 200 ms until @ms. */
+static int accept_slices(struct pair *p, const char *token, int ms,
+			 struct rp_stream **out)
+{
+	uint64_t deadline = rp_clock_ns() + (uint64_t)ms * RP_NS_PER_MS;
+	int err = -ETIMEDOUT;
+
+	while (err == -ETIMEDOUT && rp_clock_ns() < deadline)
+		err = tcp->accept(p->l, token, RP_ROLE_RESPONDER, 200, out);
+	return err;
+}
+
+/* A connection that never presents a token holds nothing: accept gives
+ * up at its own time and says who is still waiting. */
 static void test_accept_timeout_silent_peer(void **state)
 {
 	struct rp_spec spec = make_spec(RP_OP_WRITE, 64, 4, false);
-	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct rp_stream *srv = NULL;
 	struct pair p;
 	uint64_t t0, ms;
@@ -797,24 +843,136 @@ static void test_accept_timeout_silent_peer(void **state)
 
 	(void)state;
 	pair_listen(&p, &spec);
-	sin.sin_port = htons(
-		(uint16_t)cJSON_GetObjectItemCaseSensitive(p.endpoint, "port")
-			->valueint);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	assert_true(fd >= 0);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	fd = raw_connect(&p);
 	t0 = rp_clock_ns();
 	assert_int_equal(tcp->accept(p.l, TOKEN, RP_ROLE_RESPONDER, 300, &srv),
 			 -ETIMEDOUT);
 	ms = ms_since(t0);
-	close(fd);
 	assert_string_equal(p.l->err.msg,
-			    "1 connection dropped without the test's token "
-			    "(the last: no token within 2 s)");
+			    "no connection presented the stream's token; 1 "
+			    "waiting (1 without a whole token), 0 dropped");
+	close(fd);
 	pair_close(&p);
 	assert_null(srv);
-	assert_in_range(ms, 1900, 3500);
+	assert_in_range(ms, 250, 1500);
+}
+
+/* Silent strays ahead of the real stream delay it by nothing (each one
+ * held accept for 2 s before). */
+static void test_accept_strays_cost_nothing(void **state)
+{
+	struct rp_spec spec = make_spec(RP_OP_WRITE, 64, 4, false);
+	int fd[4], i;
+	struct pair p;
+	uint64_t t0;
+
+	(void)state;
+	pair_listen(&p, &spec);
+	for (i = 0; i < 4; i++)
+		fd[i] = raw_connect(&p);
+	assert_int_equal(pair_connect(&p, &spec, TOKEN, &p.cli), 0);
+	t0 = rp_clock_ns();
+	assert_int_equal(accept_slices(&p, TOKEN, TIMEOUT_MS, &p.srv), 0);
+	assert_in_range(ms_since(t0), 0, 500);
+	for (i = 0; i < 4; i++)
+		close(fd[i]);
+	pair_close(&p);
+}
+
+/* A real stream whose token comes 2.5 s late (a loaded host) is still
+ * taken: it waits as long as the caller does (it was dropped at 2 s,
+ * and the next connection taken in its place). */
+static void test_accept_late_token(void **state)
+{
+	struct rp_spec spec = make_spec(RP_OP_WRITE, 64, 4, false);
+	struct timespec late = { .tv_sec = 2, .tv_nsec = 500000000 };
+	struct rp_stream *srv = NULL;
+	struct pair p;
+	int fd;
+
+	(void)state;
+	pair_listen(&p, &spec);
+	fd = raw_connect(&p);
+	assert_int_equal(tcp->accept(p.l, TOKEN, RP_ROLE_RESPONDER, 200, &srv),
+			 -ETIMEDOUT);
+	nanosleep(&late, NULL);
+	raw_token(fd, TOKEN);
+	assert_int_equal(accept_slices(&p, TOKEN, TIMEOUT_MS, &srv), 0);
+	assert_int_equal(p.l->dropped, 0);
+	tcp->close(srv);
+	close(fd);
+	pair_close(&p);
+}
+
+/* Streams land in their places whatever the order their tokens come in:
+ * the second stream's connection, first in, waits for its accept. */
+static void test_accept_out_of_order(void **state)
+{
+	struct rp_spec spec = make_spec(RP_OP_WRITE, 64, 4, false);
+	struct rp_stream *a = NULL, *b = NULL;
+	struct pair p;
+	int fa, fb;
+
+	(void)state;
+	spec.streams = 2;
+	listen_tokens[0] = "tok.0";
+	listen_tokens[1] = "tok.1";
+	n_listen_tokens = 2;
+	pair_listen(&p, &spec);
+	listen_tokens[0] = TOKEN;
+	n_listen_tokens = 1;
+	fb = raw_connect(&p);
+	raw_token(fb, "tok.1");
+	fa = raw_connect(&p);
+	raw_token(fa, "tok.0");
+	assert_int_equal(accept_slices(&p, "tok.0", TIMEOUT_MS, &a), 0);
+	assert_int_equal(accept_slices(&p, "tok.1", TIMEOUT_MS, &b), 0);
+	assert_int_equal(p.l->dropped, 0);
+	/* each is its own connection: b's end is fb's */
+	assert_int_equal(write(fb, "x", 1), 1);
+	assert_true(sock_stream(b)->fd >= 0);
+	assert_int_equal(poll(&(struct pollfd){ .fd = sock_stream(b)->fd,
+						.events = POLLIN },
+			      1, 1000),
+			 1);
+	tcp->close(a);
+	tcp->close(b);
+	close(fa);
+	close(fb);
+	pair_close(&p);
+}
+
+static bool admit_none(const void *ctx, const struct sockaddr *peer)
+{
+	(void)ctx;
+	(void)peer;
+	return false;
+}
+
+/* A peer --allow does not admit is closed before a byte is read, and the
+ * wait in vain says so. */
+static void test_accept_not_admitted(void **state)
+{
+	struct rp_spec spec = make_spec(RP_OP_WRITE, 64, 4, false);
+	struct rp_stream *bad = NULL, *srv = NULL;
+	struct rp_err why = { "" };
+	struct pair p;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.params.bind = "127.0.0.1";
+	p.params.admit = admit_none;
+	p.endpoint = cJSON_CreateObject();
+	assert_int_equal(
+		tcp->listen(tcp, &spec, &p.params, p.endpoint, &p.l, &why), 0);
+	assert_int_equal(pair_connect(&p, &spec, TOKEN, &bad), 0);
+	assert_int_equal(tcp->accept(p.l, TOKEN, RP_ROLE_RESPONDER, 300, &srv),
+			 -ETIMEDOUT);
+	assert_non_null(strstr(p.l->err.msg, "from 127.0.0.1 refused: not in "
+					     "--allow"));
+	assert_dropped(bad);
+	tcp->close(bad);
+	pair_close(&p);
 }
 
 static void test_connect_errors(void **state)
@@ -1339,6 +1497,10 @@ int main(void)
 		cmocka_unit_test(test_token_wrong_then_right),
 		cmocka_unit_test(test_accept_timeout),
 		cmocka_unit_test(test_accept_timeout_silent_peer),
+		cmocka_unit_test(test_accept_strays_cost_nothing),
+		cmocka_unit_test(test_accept_late_token),
+		cmocka_unit_test(test_accept_out_of_order),
+		cmocka_unit_test(test_accept_not_admitted),
 		cmocka_unit_test(test_connect_errors),
 		cmocka_unit_test(test_peer_gone),
 		cmocka_unit_test(test_accept_emfile),

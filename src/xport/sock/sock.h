@@ -91,12 +91,27 @@ struct rp_sock_xport {
 	const struct rp_sock_calls *calls;
 };
 
+/* A data connection accepted, its token not yet taken (listen.c). */
+struct sock_pending {
+	rp_sock_t fd;
+	uint8_t got[RP_TOKEN_LEN];
+	size_t len; /* bytes of the token in so far */
+	char peer[RP_NET_ADDR_LEN];
+};
+
 struct sock_listener {
 	struct rp_listener base;
 	const struct rp_sock_calls *c;
 	rp_sock_t fd;
-	unsigned int dropped; /* this accept: connections without the token */
-	int drop_err;	      /* the last one's: -ETIMEDOUT, -EACCES, ... */
+	bool (*admit)(const void *ctx, const struct sockaddr *peer);
+	const void *admit_ctx;
+	uint8_t (*tokens)[RP_TOKEN_LEN]; /* the test's; NULL: not known */
+	unsigned int n_tokens;
+	struct sock_pending *pend; /* oldest first */
+	unsigned int n_pend, max_pend;
+	struct pollfd *pfd;	/* 1 + max_pend: the listener, then ... */
+	unsigned int *pfd_pend; /* ... the pending connection of each */
+	unsigned int n_pfd;	/* in the last wait */
 };
 
 /* A cumulative 8-byte counter, being sent or being received. */

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The server's end: an rdma_cm listener on port 0 (the endpoint tells the
- * client which port it got); a connection request that presents the
- * test's token becomes a stream, any other is rejected.
+ * client which port it got); a connection request from a peer --allow
+ * admits that presents the stream's token becomes a stream, any other is
+ * rejected (and counted, for the server's log). The client connects its
+ * streams one at a time, each after the last was established, so the
+ * backlog need only hold the strays beside it.
  *
  *   CONNECT_REQUEST (token) -> migrate the id to a channel of its own,
  *   set up (a responder's receives too), rdma_accept -> ESTABLISHED
@@ -13,11 +16,15 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
+#include "platform/net.h"
 #include "xport/verbs/verbs.h"
+
+#define RV_LISTEN_BACKLOG 64
 
 static int rv_bind(struct rdma_cm_id *id, const char *addr, struct rp_err *e)
 {
@@ -51,7 +58,7 @@ static int rv_listen_on(struct rv_listener *l, const char *addr,
 
 	if (ret)
 		return ret;
-	if (rdma_listen(l->id, 16))
+	if (rdma_listen(l->id, RV_LISTEN_BACKLOG))
 		return rv_fail(why, "rdma_listen");
 	return rp_endpoint_set_port(endpoint, ntohs(rdma_get_src_port(l->id)),
 				    why);
@@ -102,6 +109,10 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		return rp_errf(why, -ENOMEM, "out of memory");
 	rp_listener_init(&l->base, self, spec);
 	rv_opts_init(&l->opts, p);
+	if (p) {
+		l->admit = p->admit;
+		l->admit_ctx = p->admit_ctx;
+	}
 	ret = rv_channel_create(&l->ch, why);
 	if (ret)
 		goto out_free;
@@ -148,6 +159,39 @@ static bool rv_token_ok(const struct rdma_cm_event *ev, const char *token)
 	if (!pd || len < tlen || memcmp(pd, token, tlen) != 0)
 		return false;
 	return len == tlen || pd[tlen] == '\0';
+}
+
+/* Why the connection request @ev is refused, or NULL to take it. */
+static const char *rv_request_refused(const struct rv_listener *l,
+				      struct rdma_cm_event *ev,
+				      const char *token)
+{
+	struct sockaddr *peer = rdma_get_peer_addr(ev->id);
+
+	if (l->admit && !l->admit(l->admit_ctx, peer))
+		return "not in --allow";
+	return rv_token_ok(ev, token) ? NULL : "not the stream's token";
+}
+
+/* Reject and forget the request @ev, counting why. */
+static void rv_drop_request(struct rv_listener *l, struct rdma_cm_event *ev,
+			    const char *why)
+{
+	struct sockaddr *peer = rdma_get_peer_addr(ev->id);
+	struct rdma_cm_id *id = ev->id;
+	char addr[RP_NET_ADDR_LEN] = "?";
+
+	if (peer && rp_net_addr_text(peer,
+				     peer->sa_family == AF_INET6
+					     ? sizeof(struct sockaddr_in6)
+					     : sizeof(struct sockaddr_in),
+				     addr, sizeof(addr)))
+		snprintf(addr, sizeof(addr), "?");
+	rp_listener_drop(&l->base, "data connection from %s rejected: %s", addr,
+			 why);
+	rdma_reject(id, NULL, 0);
+	rdma_ack_cm_event(ev);
+	rdma_destroy_id(id);
 }
 
 static uint8_t rv_min_u8(uint8_t a, uint8_t b)
@@ -220,7 +264,7 @@ int rv_accept(struct rp_listener *bl, const char *token, enum rp_role role,
 	struct rv_listener *l = rv_listener_of(bl);
 	uint64_t deadline = rp_deadline_ns(timeout_ms);
 	struct rdma_cm_event *ev;
-	struct rdma_cm_id *id;
+	const char *why;
 	int ret;
 
 	rp_err_clear(&bl->err);
@@ -238,11 +282,9 @@ int rv_accept(struct rp_listener *bl, const char *token, enum rp_role role,
 			rdma_ack_cm_event(ev);
 			continue;
 		}
-		if (rv_token_ok(ev, token))
+		why = rv_request_refused(l, ev, token);
+		if (!why)
 			return rv_take_request(l, ev, role, out);
-		id = ev->id;
-		rdma_reject(id, NULL, 0);
-		rdma_ack_cm_event(ev);
-		rdma_destroy_id(id);
+		rv_drop_request(l, ev, why);
 	}
 }

@@ -104,6 +104,8 @@ struct rv_listener {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	struct rv_opts opts;
+	bool (*admit)(const void *ctx, const struct sockaddr *peer);
+	const void *admit_ctx;
 };
 
 /* ---- iWARP send credits (credits.c) ------------------------------------- */
