@@ -53,6 +53,7 @@ int rp_cli_finish_load(struct parse *p)
 	struct rp_config *c = p->cfg;
 	const struct rp_spec *s = &c->spec;
 	uint32_t low = c->n_depths ? c->depths[0] : s->queue_depth;
+	uint64_t big = c->n_sizes ? 0 : s->size_bytes; /* the largest -S */
 	size_t i;
 
 	if (c->load_curve && c->n_rates)
@@ -67,6 +68,18 @@ int rp_cli_finish_load(struct parse *p)
 				  "--%s needs the throughput phase: drop "
 				  "--no-bandwidth",
 				  c->load_curve ? "load-curve" : "rate");
+	for (i = 0; i < c->n_sizes; i++)
+		big = c->sizes[i] > big ? c->sizes[i] : big;
+	for (i = 0; i < c->n_rates; i++)
+		if (c->rates[i].kind == RP_RATE_BITS &&
+		    c->rates[i].value < 8.0 * (double)big)
+			return rp_cli_bad(p,
+					  "--rate %.6gb is below 1 operation "
+					  "per second at -S %llu (at least "
+					  "%.6gb)",
+					  c->rates[i].value,
+					  (unsigned long long)big,
+					  8.0 * (double)big);
 	for (i = 1; i < c->n_depths; i++)
 		low = c->depths[i] < low ? c->depths[i] : low;
 	if (s->signal > low || s->post_list > low)

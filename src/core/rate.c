@@ -54,6 +54,13 @@ static int parse_one(const char *arg, size_t len, struct rp_rate *out,
 		if (out->kind == RP_RATE_OPS &&
 		    out->value > (double)RP_SPEC_MAX_RATE)
 			return bad(arg, len, err, errlen);
+		/* the schedule counts whole operations per second */
+		if (out->kind == RP_RATE_OPS && out->value < 1)
+			return rp_spec_errf(err, errlen,
+					    "--rate '%.*s' is below 1 "
+					    "operation per second, the lowest "
+					    "rate offered",
+					    (int)len, arg);
 		if (out->kind == RP_RATE_BITS && out->value < 8)
 			return bad(arg, len, err, errlen);
 		return 0;

@@ -131,6 +131,8 @@ def test_bad_values(binary):
         ["--rate", "1k", "--load-curve", "3"],
         ["-q", "16", "--signal", "64"], ["-q", "4", "--post-list", "8"],
         ["--rate", "1k", "--no-bandwidth"],
+        # below 1 op/s: it ran at 1 op/s, saying nothing
+        ["--rate", "0.0001"], ["-S", "4K", "--rate", "8b"],
     ]
     for extra in cases:
         r = run(binary, ["-c", "-a", "127.0.0.1", "-x", "tcp"] + extra)
