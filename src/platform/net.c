@@ -247,7 +247,7 @@ int rp_net_addr_text(const struct sockaddr *sa, socklen_t sl, char *buf,
 	struct sockaddr_storage ss;
 	int err;
 
-	if (sl > sizeof(ss))
+	if (sl <= 0 || (size_t)sl > sizeof(ss))
 		return -EINVAL;
 	memcpy(&ss, sa, sl);
 	unmap_v4(&ss, &sl);
