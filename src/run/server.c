@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * Server driver. The main thread accepts control connections; one session
- * thread runs the current test (session.c, server_phase.c); a client that
- * arrives meanwhile is told ERROR "busy" and closed.
+ * Server driver. The main thread accepts control connections, each on a
+ * thread of its own (struct rp_conn); one at a time holds the test slot
+ * and runs a test (session.c, server_phase.c); a client that arrives
+ * meanwhile is told ERROR "busy" and closed.
+ *
+ *   no --auth-key:  accept -> slot taken -> HELLO -> TEST ... -> slot free
+ *   --auth-key:     accept -> gate (HELLO, proof; no slot held)
+ *                     -> proof good: claim the slot -> HELLO -> TEST ...
+ *                                    slot taken: ERROR "busy", close
+ *
+ * The gate holds at most RP_GATE_MAX connections, RP_GATE_PER_SOURCE from
+ * one address, for one control timeout each: a peer without the key can
+ * neither hold the slot nor fill the gate from one address.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,25 +29,11 @@
 #include "run/server.h"
 
 #define ACCEPT_POLL_MS 200
+#define STR_(x)	       #x
+#define STR(x)	       STR_(x)
 
-static void *session_main(void *arg)
-{
-	struct session *s = arg;
-	struct rp_server *srv = s->srv;
-
-	rp_sock_t fd = s->fd;
-	int err = session_run(s);
-
-	atomic_store(&srv->session_fd, RP_SOCK_INVALID);
-	if (err && err != -ECONNABORTED && s->counted)
-		atomic_fetch_add(&srv->failed, 1);
-	session_free(s);
-	/* Free before the client sees the close: it may come back at once
-	 * (the next transport of -x a,b) and must not be told "busy". */
-	atomic_store(&srv->busy, 0);
-	rp_net_close(fd);
-	return NULL;
-}
+#define BUSY_TEXT "server is running another test; try again later"
+#define GATE_TEXT "too many connections are authenticating; try again later"
 
 static void peer_name(rp_sock_t fd, char *buf, size_t len)
 {
@@ -52,43 +48,171 @@ static void peer_name(rp_sock_t fd, char *buf, size_t len)
 	snprintf(buf, len, "%s:%s", host, serv);
 }
 
-static void turn_away(struct rp_server *srv, rp_sock_t fd)
+/* ERROR "busy" to @fd, logged with @why where there is one; the caller
+ * closes @fd. */
+static void turn_away(struct rp_server *srv, rp_sock_t fd, const char *who,
+		      const char *why, const char *text)
 {
-	char who[64];
+	char name[64];
 
-	peer_name(fd, who, sizeof(who));
+	if (!who) {
+		peer_name(fd, name, sizeof(name));
+		who = name;
+	}
 	if (!srv->cfg->quiet)
-		fprintf(stderr, "rdmaperf server: %s: busy, turned away\n",
-			who);
-	rp_proto_send_error(fd, "busy",
-			    "server is running another test; try again later");
+		fprintf(stderr, "rdmaperf server: %s: busy, turned away%s%s\n",
+			who, why ? ": " : "", why ? why : "");
+	rp_proto_send_error(fd, "busy", text);
+}
+
+/* The thread's connection closed; never one that shut_down() might
+ * reach once its number is someone else's. */
+static void conn_close(struct rp_server *srv, struct rp_conn *c)
+{
+	rp_sock_t fd;
+
+	pthread_mutex_lock(&srv->lock);
+	fd = c->fd;
+	c->fd = RP_SOCK_INVALID;
+	pthread_mutex_unlock(&srv->lock);
 	rp_net_close(fd);
 }
 
-static bool allowed(const struct rp_access *acc, const struct sockaddr *sa)
+/* An authenticated peer takes the test slot, or is told at once why not:
+ * another test holds it, or the server is going away (--once: its test
+ * is done). */
+static bool claim(struct session *s)
 {
-	size_t i;
+	struct rp_server *srv = s->srv;
+	int idle = 0;
 
-	for (i = 0; i < acc->n_allow; i++)
-		if (rp_cidr_match(&acc->allow[i], sa))
-			return true;
-	return !acc->n_allow;
+	if (session_stopping(s)) {
+		session_refuse(s, -ESHUTDOWN, "shutdown", "");
+		return false;
+	}
+	if (!atomic_compare_exchange_strong(&srv->busy, &idle, 1)) {
+		turn_away(srv, s->fd, s->peer, NULL, BUSY_TEXT);
+		return false;
+	}
+	if (srv->once && atomic_load(&srv->tests)) {
+		atomic_store(&srv->busy, 0);
+		session_refuse(s, -ESHUTDOWN, "shutdown",
+			       "the server is shutting down");
+		return false;
+	}
+	s->started_ns = rp_clock_ns();
+	return true;
 }
 
-/* The next control connection, or RP_SOCK_INVALID. --allow: a peer outside
- * every prefix is closed at once, before a byte is read or written. */
-static rp_sock_t accept_allowed(struct rp_server *srv)
+/* A connection's thread. Without --auth-key it holds the test slot from
+ * the start; with one, it is in the gate until the peer's proof, and
+ * claims the slot only then. */
+static void *conn_main(void *arg)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	rp_sock_t fd = rp_net_accept(srv->fd, (struct sockaddr *)&ss, &len);
+	struct session *s = arg;
+	struct rp_server *srv = s->srv;
+	struct rp_conn *c = s->conn;
+	bool held = !atomic_load(&c->gated);
+	int err = 0;
+
+	if (!held) {
+		err = session_admit(s);
+		atomic_store(&c->gated, 0);
+		held = !err && claim(s);
+	}
+	if (held) {
+		err = session_run(s);
+		if (err && err != -ECONNABORTED && s->counted)
+			atomic_fetch_add(&srv->failed, 1);
+	}
+	session_free(s);
+	/* Free before the client sees the close: it may come back at once
+	 * (the next transport of -x a,b) and must not be told "busy". */
+	if (held)
+		atomic_store(&srv->busy, 0);
+	conn_close(srv, c);
+	atomic_store(&c->done, 1);
+	return NULL;
+}
+
+/* Join the threads that are done (@all: every one, done or not). */
+static void reap(struct rp_server *srv, bool all)
+{
+	struct rp_conn *c;
+	size_t i;
+
+	for (i = 0; i < RP_GATE_MAX + 1; i++) {
+		c = &srv->conns[i];
+		if (c->used && (all || atomic_load(&c->done))) {
+			pthread_join(c->thread, NULL);
+			c->used = false;
+		}
+	}
+}
+
+static bool same_source(const struct sockaddr_storage *a,
+			const struct sockaddr_storage *b)
+{
+	const struct sockaddr_in *a4 = (const void *)a, *b4 = (const void *)b;
+	const struct sockaddr_in6 *a6 = (const void *)a, *b6 = (const void *)b;
+
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr;
+	return a->ss_family == AF_INET6 &&
+	       !memcmp(&a6->sin6_addr, &b6->sin6_addr, sizeof(a6->sin6_addr));
+}
+
+/* A free connection slot for a peer from @from, or NULL with *@why:
+ * with @gated (--auth-key), the gate holds at most RP_GATE_MAX peers, and
+ * RP_GATE_PER_SOURCE from one address, so one source cannot fill it. */
+static struct rp_conn *conn_slot(struct rp_server *srv, bool gated,
+				 const struct sockaddr_storage *from,
+				 const char **why)
+{
+	struct rp_conn *c, *slot = NULL;
+	unsigned int n = 0, mine = 0;
+	size_t i;
+
+	for (i = 0; i < RP_GATE_MAX + 1; i++) {
+		c = &srv->conns[i];
+		if (!c->used) {
+			slot = slot ? slot : c;
+		} else if (atomic_load(&c->gated)) {
+			n++;
+			mine += same_source(&c->from, from);
+		}
+	}
+	*why = "no connection slot left";
+	if (gated && n >= RP_GATE_MAX)
+		*why = "the gate is full (" STR(
+			RP_GATE_MAX) " connections "
+				     "before their proof)";
+	else if (gated && mine >= RP_GATE_PER_SOURCE)
+		*why = STR(RP_GATE_PER_SOURCE) " connections from this "
+					       "address are before their proof";
+	else if (slot)
+		return slot;
+	return NULL;
+}
+
+/* The next control connection, or RP_SOCK_INVALID; its peer into *@ss.
+ * --allow: a peer outside every prefix is closed at once, before a byte
+ * is read or written. */
+static rp_sock_t accept_allowed(struct rp_server *srv,
+				struct sockaddr_storage *ss)
+{
+	socklen_t len = sizeof(*ss);
+	rp_sock_t fd = rp_net_accept(srv->fd, (struct sockaddr *)ss, &len);
 	char who[64];
 
 	if (!rp_sock_valid(fd)) {
 		rp_net_accept_failed(errno, RP_NO_DEADLINE);
 		return RP_SOCK_INVALID;
 	}
-	if (allowed(&srv->cfg->access, (struct sockaddr *)&ss))
+	if (rp_cidr_admits(srv->cfg->access.allow, srv->cfg->access.n_allow,
+			   (struct sockaddr *)ss))
 		return fd;
 	peer_name(fd, who, sizeof(who));
 	if (!srv->cfg->quiet)
@@ -98,7 +222,10 @@ static rp_sock_t accept_allowed(struct rp_server *srv)
 	return RP_SOCK_INVALID;
 }
 
-static int start_session(struct rp_server *srv, rp_sock_t fd)
+/* @fd's thread in slot @c: with @gated, in the gate; else it holds the
+ * test slot from now on. */
+static int start_conn(struct rp_server *srv, struct rp_conn *c, rp_sock_t fd,
+		      const struct sockaddr_storage *from, bool gated)
 {
 	struct session *s = calloc(1, sizeof(*s));
 	int one = 1, err;
@@ -108,23 +235,51 @@ static int start_session(struct rp_server *srv, rp_sock_t fd)
 		return -ENOMEM;
 	}
 	s->srv = srv;
+	s->conn = c;
 	s->fd = fd;
 	peer_name(fd, s->peer, sizeof(s->peer));
 	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-	if (srv->joinable)
-		pthread_join(srv->thread, NULL);
-	atomic_store(&srv->busy, 1);
-	atomic_store(&srv->session_fd, fd);
-	s->started_ns = rp_clock_ns();
-	err = pthread_create(&srv->thread, NULL, session_main, s);
-	srv->joinable = err == 0;
+	c->from = *from;
+	atomic_store(&c->gated, gated);
+	atomic_store(&c->done, 0);
+	pthread_mutex_lock(&srv->lock);
+	c->fd = fd;
+	pthread_mutex_unlock(&srv->lock);
+	if (!gated) {
+		atomic_store(&srv->busy, 1);
+		s->started_ns = rp_clock_ns();
+	}
+	err = pthread_create(&c->thread, NULL, conn_main, s);
+	c->used = err == 0;
 	if (err) {
-		atomic_store(&srv->busy, 0);
-		rp_net_close(fd);
+		if (!gated)
+			atomic_store(&srv->busy, 0);
+		atomic_store(&c->gated, 0);
+		conn_close(srv, c);
 		free(s);
 		return -err;
 	}
+	return 0;
+}
+
+/* A new control connection: told "busy" at once while a test runs;
+ * without --auth-key it runs the next one, with a key it goes to the
+ * gate, unless that is full (for its source address). */
+static int admit(struct rp_server *srv, rp_sock_t fd,
+		 const struct sockaddr_storage *from)
+{
+	bool gated = srv->cfg->access.key_len > 0;
+	const char *why = NULL;
+	struct rp_conn *c = NULL;
+
+	reap(srv, false);
+	if (!atomic_load(&srv->busy))
+		c = conn_slot(srv, gated, from, &why);
+	if (c)
+		return start_conn(srv, c, fd, from, gated);
+	turn_away(srv, fd, NULL, why, why ? GATE_TEXT : BUSY_TEXT);
+	rp_net_close(fd);
 	return 0;
 }
 
@@ -143,30 +298,35 @@ void rp_server_stop(struct rp_server *srv)
 	atomic_store(&srv->stop, 1);
 }
 
-/* Stopped (SIGINT, SIGTERM): no new client from now on, and the test
- * under way ends within a second: its session sees the stop at its next
- * look, or, waiting for its client, the end of its control connection's
- * input; it tells the client why. */
+/* Stopped (SIGINT, SIGTERM, or --once done): no new client from now on,
+ * and every connection ends within a second: the end of its input wakes
+ * a peer in the gate at once; the test under way sees the stop at its
+ * next look, or, waiting for its client, that end too; it tells the
+ * client why. */
 static void shut_down(struct rp_server *srv)
 {
-	rp_sock_t fd;
+	size_t i;
 
 	rp_net_close(srv->fd);
 	srv->fd = RP_SOCK_INVALID;
 	atomic_store(&srv->stop, 1);
-	fd = atomic_load(&srv->session_fd);
-	if (rp_sock_valid(fd) && atomic_load(&srv->busy))
-		shutdown(fd, SHUT_RD);
+	pthread_mutex_lock(&srv->lock);
+	for (i = 0; i < RP_GATE_MAX + 1; i++)
+		if (rp_sock_valid(srv->conns[i].fd))
+			shutdown(srv->conns[i].fd, SHUT_RD);
+	pthread_mutex_unlock(&srv->lock);
 }
 
 int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 {
 	struct pollfd pfd = { .fd = srv->fd, .events = POLLIN };
+	struct sockaddr_storage from;
 	rp_sock_t fd;
 	int n, err = 0;
 
 	srv->ext_stop = stop;
-	while (!stopping(srv, stop)) {
+	srv->once = once;
+	while (!err && !stopping(srv, stop)) {
 		/* --once: one test, not one connection (a port probe is none)
 		 */
 		if (once && atomic_load(&srv->tests) &&
@@ -175,21 +335,14 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 		n = rp_poll(&pfd, 1, ACCEPT_POLL_MS);
 		if (n <= 0)
 			continue;
-		fd = accept_allowed(srv);
-		if (!rp_sock_valid(fd))
-			continue;
-		if (atomic_load(&srv->busy))
-			turn_away(srv, fd);
-		else
-			err = start_session(srv, fd);
-		if (err)
-			break;
+		fd = accept_allowed(srv, &from);
+		if (rp_sock_valid(fd))
+			err = admit(srv, fd, &from);
 	}
-	if (stopping(srv, stop))
+	/* a fatal error of the listener lets the test under way finish */
+	if (!err || stopping(srv, stop))
 		shut_down(srv);
-	if (srv->joinable)
-		pthread_join(srv->thread, NULL);
-	srv->joinable = false;
+	reap(srv, true);
 	if (!err && once && atomic_load(&srv->failed))
 		err = -ECANCELED;
 	return err;
@@ -198,21 +351,29 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 int rp_server_open(const struct rp_config *cfg, struct rp_server **out)
 {
 	struct rp_server *srv = calloc(1, sizeof(*srv));
+	size_t i;
 	int err;
 
 	if (!srv)
 		return -ENOMEM;
 	srv->cfg = cfg;
-	atomic_store(&srv->session_fd, RP_SOCK_INVALID);
+	for (i = 0; i < RP_GATE_MAX + 1; i++)
+		srv->conns[i].fd = RP_SOCK_INVALID;
+	err = -pthread_mutex_init(&srv->lock, NULL);
+	if (err)
+		goto out_free;
 	err = rp_net_listen(&rp_sock_kernel, cfg->host, cfg->port, 16,
 			    &srv->fd);
-	if (err) {
-		free(srv);
-		return err;
-	}
+	if (err)
+		goto out_destroy_lock;
 	srv->port = (uint16_t)rp_net_local_port(&rp_sock_kernel, srv->fd);
 	*out = srv;
 	return 0;
+out_destroy_lock:
+	pthread_mutex_destroy(&srv->lock);
+out_free:
+	free(srv);
+	return err;
 }
 
 uint16_t rp_server_port(const struct rp_server *srv)
@@ -224,9 +385,9 @@ void rp_server_close(struct rp_server *srv)
 {
 	if (!srv)
 		return;
-	if (srv->joinable)
-		pthread_join(srv->thread, NULL);
+	reap(srv, true); /* none: rp_server_serve() joined them */
 	if (rp_sock_valid(srv->fd))
 		rp_net_close(srv->fd);
+	pthread_mutex_destroy(&srv->lock);
 	free(srv);
 }

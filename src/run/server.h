@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The server driver's private parts: server.c (the listener, one session
- * at a time), session.c (a session's setup), server_phase.c (its phases).
+ * at a time, and with --auth-key the gate before it), session.c (a
+ * session's setup), server_phase.c (its phases).
  */
 #ifndef RP_RUN_SERVER_H
 #define RP_RUN_SERVER_H
@@ -9,7 +10,24 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "platform/net.h"
 #include "run/run.h"
+
+/* --auth-key: connections before their proof (the gate), in all and from
+ * one source address; past either, the newest is told "busy" at once. */
+#define RP_GATE_MAX	   16
+#define RP_GATE_PER_SOURCE 4
+
+/* One control connection and its thread: the session, or with --auth-key
+ * a peer in the gate, before its proof. */
+struct rp_conn {
+	pthread_t thread;
+	rp_sock_t fd; /* under rp_server.lock; invalid once closed */
+	struct sockaddr_storage from; /* the peer: main thread only */
+	bool used;		      /* a thread to join: main thread only */
+	atomic_int gated;	      /* before its proof */
+	atomic_int done;	      /* the thread is about to return */
+};
 
 struct rp_server {
 	const struct rp_config *cfg;
@@ -20,19 +38,22 @@ struct rp_server {
 	atomic_int failed;	    /* of those, how many failed */
 	atomic_int stop;	    /* rp_server_stop(), or shut down */
 	const atomic_int *ext_stop; /* rp_server_serve()'s stop */
-	/* the session's control connection */
-	_Atomic(rp_sock_t) session_fd;
-	pthread_t thread;
-	bool joinable;
+	bool once;		    /* rp_server_serve()'s once */
+	/* every connection's thread: the session, the gate's (one more for
+	 * the session itself); fds under the lock, for shut_down() */
+	struct rp_conn conns[RP_GATE_MAX + 1];
+	pthread_mutex_t lock;
 };
 
 struct session {
 	struct rp_server *srv;
+	struct rp_conn *conn;
 	rp_sock_t fd;
 	char peer[64];
 	uint64_t started_ns; /* the session began: --max-time's bound */
 	bool counted;	     /* its streams connected: a test (--once) */
 	bool told;	     /* an ERROR went to the client already */
+	bool admitted;	     /* HELLO (and the proof) are in */
 	struct rp_spec spec;
 	const struct rp_xport_ops *ops;
 	struct rp_listener *listener;
@@ -52,6 +73,8 @@ int session_refuse(struct session *s, int err, const char *code,
 		   const char *msg);
 int session_expect(struct session *s, uint16_t want, int timeout_ms,
 		   cJSON **body);
+/* HELLO, and with --auth-key the proof, in one control timeout in all. */
+int session_admit(struct session *s);
 int session_run(struct session *s);
 /* server.c: the server is stopping (SIGINT, SIGTERM, rp_server_stop). */
 bool session_stopping(const struct session *s);
