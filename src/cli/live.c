@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* What the user sees while a client runs (live.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +12,30 @@
 
 #define PROGRESS_AFTER_NS (2ULL * 1000000000ULL) /* a short run shows none */
 
-void rp_live_json_line(cJSON *o)
+int rp_live_json_line(cJSON *o)
 {
 	char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+	int err = -ENOMEM;
 
 	if (text) {
 		fputs(text, stdout);
 		fputc('\n', stdout);
-		fflush(stdout);
+		err = rp_report_out_check(stdout);
 	}
 	free(text);
 	cJSON_Delete(o);
+	return err;
+}
+
+/* A live line's fate: the first one lost ends the run (its figures could
+ * only be lost too) and every line after it. */
+static void sent(struct rp_live *l, int err)
+{
+	if (!err || l->lost)
+		return;
+	l->lost = err;
+	if (l->stop)
+		atomic_store(l->stop, 1);
 }
 
 /* Every member of @src, in order, to the end of @dst; @src freed. */
@@ -90,7 +104,7 @@ static void on_point(void *ctx, const struct rp_result *r, size_t k, size_t of)
 		 rp_units_format_size(sp->size_bytes, size, sizeof(size)),
 		 sp->queue_depth);
 	progress(l, NULL);
-	if (!l->cfg->json_stream)
+	if (!l->cfg->json_stream || l->lost)
 		return;
 	o = cJSON_CreateObject();
 	if (!o)
@@ -101,7 +115,7 @@ static void on_point(void *ctx, const struct rp_result *r, size_t k, size_t of)
 	cJSON_AddNumberToObject(o, "of", (double)of);
 	cJSON_AddNumberToObject(o, "size", (double)sp->size_bytes);
 	cJSON_AddNumberToObject(o, "queue_depth", sp->queue_depth);
-	rp_live_json_line(o);
+	sent(l, rp_live_json_line(o));
 }
 
 /* "tcp write 64 KiB q16   1.00-2.00 s  9.87 Gb/s ..." on stdout. */
@@ -127,7 +141,7 @@ static void text_interval(struct rp_live *l, const struct rp_interval *iv)
 			 iv->per_stream[i].stream);
 		text_flow(who, iv->start, &iv->per_stream[i].flow);
 	}
-	fflush(stdout);
+	sent(l, rp_report_out_check(stdout));
 }
 
 static void on_interval(void *ctx, const struct rp_result *r,
@@ -137,7 +151,10 @@ static void on_interval(void *ctx, const struct rp_result *r,
 	const struct rp_config *cfg = l->cfg;
 	cJSON *o;
 
-	if (cfg->interval_s && !cfg->json && !cfg->csv && !cfg->json_stream) {
+	if (l->lost) {
+		/* stdout is gone: nothing more to show there */
+	} else if (cfg->interval_s && !cfg->json && !cfg->csv &&
+		   !cfg->json_stream) {
 		rp_live_clear(l);
 		text_interval(l, iv);
 	} else if (cfg->interval_s && cfg->json_stream) {
@@ -147,7 +164,7 @@ static void on_interval(void *ctx, const struct rp_result *r,
 			cJSON_AddNumberToObject(o, "point", r->point);
 			move_members(o, rp_report_interval_json(iv));
 		}
-		rp_live_json_line(rp_live_typed("interval", o));
+		sent(l, rp_live_json_line(rp_live_typed("interval", o)));
 	}
 	progress(l, iv);
 }
@@ -157,20 +174,21 @@ static void on_result(void *ctx, const struct rp_result *r)
 	struct rp_live *l = ctx;
 	cJSON *o;
 
-	if (!l->cfg->json_stream)
+	if (!l->cfg->json_stream || l->lost)
 		return;
 	o = cJSON_CreateObject();
 	if (o) {
 		cJSON_AddStringToObject(o, "type", "result");
 		cJSON_AddItemToObject(o, "result", rp_report_result_json(r));
 	}
-	rp_live_json_line(o);
+	sent(l, rp_live_json_line(o));
 }
 
-void rp_live_init(struct rp_live *l, struct rp_config *cfg)
+void rp_live_init(struct rp_live *l, struct rp_config *cfg, atomic_int *stop)
 {
 	memset(l, 0, sizeof(*l));
 	l->cfg = cfg;
+	l->stop = stop;
 	l->t0_ns = rp_clock_ns();
 	l->obs = (struct rp_observer){ .point = on_point,
 				       .interval = on_interval,
@@ -195,7 +213,7 @@ void rp_live_begin(struct rp_live *l)
 		cJSON_AddItemToObject(o, "config",
 				      rp_report_config_json(l->cfg));
 	}
-	rp_live_json_line(o);
+	sent(l, rp_live_json_line(o));
 }
 
 void rp_live_transport(struct rp_live *l, size_t i)

@@ -8,6 +8,7 @@
 #ifndef RP_CLI_LIVE_H
 #define RP_CLI_LIVE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "run/run.h"
@@ -20,11 +21,15 @@ struct rp_live {
 	uint64_t t0_ns;	  /* the run began */
 	bool shown;	  /* the progress line is on the screen */
 	char label[96];	  /* the point: "tcp write 64 KiB q16" */
+	atomic_int *stop; /* set when stdout is lost: the run ends */
+	int lost;	  /* -errno: the first live line stdout lost; 0 */
 };
 
 /** rp_live_init - the observer @cfg asks for; cfg->obs is set to it when
- *  there is anything to see live, else left NULL. */
-void rp_live_init(struct rp_live *l, struct rp_config *cfg);
+ *  there is anything to see live, else left NULL. A live line that stdout
+ *  loses (a full disk, a closed pipe) sets @stop, which ends the run, and
+ *  l->lost: no line comes after it. */
+void rp_live_init(struct rp_live *l, struct rp_config *cfg, atomic_int *stop);
 
 /** rp_live_begin - the run begins (--json-stream: the start line). */
 void rp_live_begin(struct rp_live *l);
@@ -40,7 +45,8 @@ void rp_live_clear(struct rp_live *l);
  *  @o freed. Return: NULL on no memory. */
 cJSON *rp_live_typed(const char *type, cJSON *o);
 
-/** rp_live_json_line - @o as one line on stdout, flushed; @o freed. */
-void rp_live_json_line(cJSON *o);
+/** rp_live_json_line - @o as one line on stdout, flushed; @o freed.
+ *  Return: 0, or -errno: the line did not arrive (-ENOMEM: no @o). */
+int rp_live_json_line(cJSON *o);
 
 #endif

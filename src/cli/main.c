@@ -36,6 +36,49 @@ static void install_signals(void)
 	rp_os_on_interrupt(on_signal);
 }
 
+/* stdout lost something: said once, on stderr. Return: @rc, or 1 for 0. */
+static bool stdout_told;
+
+static int stdout_lost(const char *what, int err, int rc)
+{
+	if (!stdout_told)
+		fprintf(stderr, "rdmaperf: writing %s to stdout: %s\n", what,
+			strerror(-err));
+	stdout_told = true;
+	return rc ? rc : 1;
+}
+
+/* What the format asked for is called, in a message about stdout. */
+static const char *stdout_name(const struct rp_config *cfg)
+{
+	if (cfg->json)
+		return "the JSON";
+	if (cfg->json_stream)
+		return "the JSON lines";
+	return cfg->csv ? "the CSV" : "the text";
+}
+
+/* After a writer's @err (0 or -errno), what stdout itself says: its
+ * reason is the better one for a failed write (-EIO). */
+static int stdout_check(int err)
+{
+	int chk = rp_report_out_check(stdout);
+
+	return !err || (err == -EIO && chk) ? chk : err;
+}
+
+/* At exit: anything on stdout not told yet (the help, a JSON error
+ * document, a line that failed unseen), and its close. */
+static int close_stdout(const char *what, int rc)
+{
+	int err = stdout_check(0);
+
+	errno = 0;
+	if (fclose(stdout) == EOF && !err)
+		err = errno ? -errno : -EIO;
+	return err ? stdout_lost(what, err, rc) : rc;
+}
+
 static int open_server(const struct rp_config *cfg, struct rp_server **srv)
 {
 	struct rp_err why = { "" };
@@ -123,29 +166,30 @@ static void json_error(const struct rp_config *cfg, const char *code,
 }
 
 /* The results in the format asked for, and the plot. Return: 0, or 1
- * when the plot could not be written. */
+ * when the plot or stdout lost them. */
 static int output(const struct rp_config *cfg, const struct rp_result *res,
 		  size_t n)
 {
 	struct rp_err why = { "" };
 	cJSON *doc;
-	int rc = 0;
+	int rc = 0, err = 0;
 
 	if (cfg->plot && rp_report_plot(cfg->plot, cfg, res, n, &why)) {
 		fprintf(stderr, "rdmaperf: --plot: %s\n", why.msg);
 		rc = 1;
 	}
 	if (cfg->json) {
-		rp_report_json(stdout, cfg, res, n);
+		err = rp_report_json(stdout, cfg, res, n);
 	} else if (cfg->json_stream) {
 		doc = rp_report_json_doc(cfg, res, n);
-		rp_live_json_line(rp_live_typed("summary", doc));
+		err = rp_live_json_line(rp_live_typed("summary", doc));
 	} else if (cfg->csv) {
-		rp_report_csv(stdout, cfg, res, n);
+		err = rp_report_csv(stdout, cfg, res, n);
 	} else {
 		rp_report_text(stdout, cfg, res, n);
 	}
-	return rc;
+	err = stdout_check(err);
+	return err ? stdout_lost(stdout_name(cfg), err, 1) : rc;
 }
 
 /* What went wrong, once per run of failed points, on stderr. */
@@ -192,7 +236,7 @@ static int run_client(struct rp_config *cfg)
 		fprintf(stderr, "rdmaperf: out of memory\n");
 		return 1;
 	}
-	rp_live_init(&live, cfg);
+	rp_live_init(&live, cfg, &interrupted);
 	rp_live_begin(&live);
 	for (i = 0; i < cfg->n_transports; i++) {
 		struct rp_result *r = &res[i * points];
@@ -209,13 +253,17 @@ static int run_client(struct rp_config *cfg)
 	}
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);
+	if (live.lost) /* it stopped the run: that is no interrupt */
+		failed = stdout_lost(cfg->json_stream ? "the JSON lines"
+						      : "the interval lines",
+				     live.lost, 1);
 	if (output(cfg, res, n))
 		failed = 1;
 	cfg->obs = NULL;
 	for (i = 0; i < n; i++)
 		rp_result_fini(&res[i]);
 	free(res);
-	return atomic_load(&interrupted) ? 130 : failed;
+	return atomic_load(&interrupted) && !live.lost ? 130 : failed;
 }
 
 /* --report: a saved result, re-rendered in the format asked for. */
@@ -329,6 +377,33 @@ static void usage_json(int argc, char **argv, const char *err)
 	json_error(&cfg, "usage", err);
 }
 
+/* What the options asked for, once parsed. Return: the exit status. */
+static int run_mode(struct rp_config *cfg)
+{
+	char err[256];
+
+	install_signals();
+	cfg->interrupted = &interrupted;
+	/* --report times nothing; the rest rates the TSC first (20 ms) */
+	if (cfg->mode == RP_MODE_REPORT)
+		return report(cfg);
+	rp_clock_init();
+	if (cfg->mode == RP_MODE_SERVER)
+		return serve(cfg);
+	cfg->progress = !cfg->quiet && isatty(STDERR_FILENO);
+	if (expand_all(cfg)) {
+		snprintf(err, sizeof(err),
+			 "-x all: no transport on this host can do %s",
+			 rp_op_name(cfg->spec.op));
+		fprintf(stderr, "rdmaperf: %s\n", err);
+		json_error(cfg, "transport", err);
+		return 1;
+	}
+	if (cfg->mode == RP_MODE_MATRIX)
+		return rp_matrix_main(cfg);
+	return cfg->mode == RP_MODE_LOOPBACK ? loopback(cfg) : run_client(cfg);
+}
+
 int main(int argc, char **argv)
 {
 	struct rp_config cfg;
@@ -342,34 +417,15 @@ int main(int argc, char **argv)
 	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
 		usage_json(argc, argv, err);
-		return 2;
+		return close_stdout("the JSON", 2);
 	}
 	if (act == RP_CLI_HELP) {
 		rp_cli_usage(stdout);
-		return 0;
+		return close_stdout("the help", 0);
 	}
 	if (act == RP_CLI_VERSION) {
 		printf("rdmaperf %s\n", RP_VERSION);
-		return 0;
+		return close_stdout("the version", 0);
 	}
-	install_signals();
-	cfg.interrupted = &interrupted;
-	/* --report times nothing; the rest rates the TSC first (20 ms) */
-	if (cfg.mode == RP_MODE_REPORT)
-		return report(&cfg);
-	rp_clock_init();
-	if (cfg.mode == RP_MODE_SERVER)
-		return serve(&cfg);
-	cfg.progress = !cfg.quiet && isatty(STDERR_FILENO);
-	if (expand_all(&cfg)) {
-		snprintf(err, sizeof(err),
-			 "-x all: no transport on this host can do %s",
-			 rp_op_name(cfg.spec.op));
-		fprintf(stderr, "rdmaperf: %s\n", err);
-		json_error(&cfg, "transport", err);
-		return 1;
-	}
-	if (cfg.mode == RP_MODE_MATRIX)
-		return rp_matrix_main(&cfg);
-	return cfg.mode == RP_MODE_LOOPBACK ? loopback(&cfg) : run_client(&cfg);
+	return close_stdout(stdout_name(&cfg), run_mode(&cfg));
 }

@@ -20,6 +20,7 @@
 #include "cluster/matrix.h"
 #include "core/clock.h"
 #include "core/plan.h"
+#include "core/safe.h"
 #include "report/matrix.h"
 #include "report/report.h"
 
@@ -389,6 +390,30 @@ static void add_ranks(struct matrix *m)
 				   m->all[i].error[0] ? m->all[i].error : NULL);
 }
 
+/* One field of a rank's info, as it came: ended with a NUL, and safe to
+ * print (another rank's host name reaches this rank's terminal). */
+static void clean_field(char *f, size_t len)
+{
+	char buf[256]; /* the longest field, and its NUL */
+
+	f[len - 1] = '\0';
+	if (!rp_safe_is_clean(f) && len <= sizeof(buf)) {
+		rp_safe_text(buf, len, f); /* whole characters that fit */
+		memcpy(f, buf, strlen(buf) + 1);
+	}
+}
+
+static void clean_ranks(struct matrix *m)
+{
+	int i;
+
+	for (i = 0; i < m->comm.size; i++) {
+		clean_field(m->all[i].host, sizeof(m->all[i].host));
+		clean_field(m->all[i].addr, sizeof(m->all[i].addr));
+		clean_field(m->all[i].error, sizeof(m->all[i].error));
+	}
+}
+
 /* What every rank can tell from the all-gather alone: enough ranks, and
  * all of them asked for the same test. Return: 0, or 2 (bad usage; rank
  * 0 says why). */
@@ -483,6 +508,7 @@ int rp_matrix_main(struct rp_config *cfg)
 			m.comm.rank, cfg->round_timeout_s, strerror(-rc));
 		rp_comm_abort(1);
 	}
+	clean_ranks(&m);
 	rc = check_ranks(&m);
 	if (!rc)
 		rc = run_rounds(&m);

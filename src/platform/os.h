@@ -14,7 +14,9 @@
 
 /**
  * rp_os_init - what the system needs before any other call here (Windows:
- * Winsock's WSAStartup). Call once, first thing in main().
+ * Winsock's WSAStartup; POSIX: a closed descriptor 0, 1 or 2 reopened on
+ * /dev/null, so that no socket or file takes its number). Call once,
+ * first thing in main().
  * Return: 0 or -errno.
  */
 int rp_os_init(void);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/safe.h"
 #include "platform/crypto.h"
 #include "proto/auth.h"
 #include "proto/proto.h"
@@ -239,15 +240,17 @@ int rp_auth_client(rp_sock_t fd, const uint8_t *key, size_t key_len,
 static int client_nonce(const cJSON *hello, uint8_t *nc, struct rp_err *why)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(hello, "auth");
+	char asked[48]; /* the peer's: shown safe, and short */
 
 	if (!cJSON_IsString(m))
 		return rp_errf(why, -EACCES,
 			       "the client did not authenticate (no "
 			       "--auth-key)");
-	if (strcmp(m->valuestring, RP_AUTH_METHOD))
-		return rp_errf(why, -EACCES,
-			       "the client asked for auth '%.32s'",
-			       m->valuestring);
+	if (strcmp(m->valuestring, RP_AUTH_METHOD)) {
+		rp_safe_text(asked, sizeof(asked), m->valuestring);
+		return rp_errf(why, -EACCES, "the client asked for auth '%s'",
+			       asked);
+	}
 	if (!get_hex(hello, "nonce", nc))
 		return rp_errf(why, -EACCES, "the client's HELLO has no nonce");
 	return 0;

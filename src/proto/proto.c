@@ -31,6 +31,7 @@
 
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/safe.h"
 #include "platform/net.h"
 #include "proto/proto.h"
 
@@ -239,24 +240,48 @@ int rp_proto_send_error(rp_sock_t fd, const char *code, const char *message)
 	return ret;
 }
 
+/* Clean UTF-8 @s, cut by snprintf, back to whole characters: a last one
+ * whose lead byte wants more bytes than follow it is dropped. */
+static void whole_chars(char *s)
+{
+	size_t n = strlen(s), j = n, need;
+	unsigned char c;
+
+	while (j > 0 && n - j < 4 && ((unsigned char)s[j - 1] & 0xc0) == 0x80)
+		j--;
+	if (!j--)
+		return;
+	c = (unsigned char)s[j];
+	need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+	if (n - j < need)
+		s[j] = '\0';
+}
+
+void rp_proto_error_code(const cJSON *body, char *buf, size_t len)
+{
+	const char *code = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(body, "code"));
+
+	if (buf && len)
+		rp_safe_text(buf, len, code && code[0] ? code : "server");
+}
+
 /* The text comes from the peer: keep it on one printable line. */
 void rp_proto_error_text(const cJSON *body, char *buf, size_t len)
 {
-	const char *code, *msg;
-	char *p;
+	char code[64], msg[4 * RP_SAFE_MAX + 32];
+	const char *c, *m;
 
 	if (!buf || !len)
 		return;
-	code = cJSON_GetStringValue(
+	c = cJSON_GetStringValue(
 		cJSON_GetObjectItemCaseSensitive(body, "code"));
-	msg = cJSON_GetStringValue(
+	m = cJSON_GetStringValue(
 		cJSON_GetObjectItemCaseSensitive(body, "message"));
-	snprintf(buf, len, "%s: %s", code ? code : "error",
-		 msg ? msg : "(no message)");
-	for (p = buf; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	}
+	rp_safe_text(code, sizeof(code), c ? c : "error");
+	rp_safe_text(msg, sizeof(msg), m ? m : "(no message)");
+	snprintf(buf, len, "%s: %s", code, msg);
+	whole_chars(buf);
 }
 
 /* ---- the spec -------------------------------------------------------- */

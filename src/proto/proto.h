@@ -135,9 +135,17 @@ int rp_proto_recv(rp_sock_t fd, int timeout_ms, uint16_t *type, cJSON **body);
 int rp_proto_send_error(rp_sock_t fd, const char *code, const char *message);
 
 /**
- * rp_proto_error_text - for an ERROR body, "code: message" into @buf.
+ * rp_proto_error_text - for an ERROR body, "code: message" into @buf, safe
+ * to print (core/safe.h: no control character, valid UTF-8, the message
+ * cut at RP_SAFE_MAX bytes) and cut, if @len is short, at a character.
  */
 void rp_proto_error_text(const cJSON *body, char *buf, size_t len);
+
+/**
+ * rp_proto_error_code - an ERROR body's code into @buf, safe to print as
+ * rp_proto_error_text's; "server" when it has none.
+ */
+void rp_proto_error_code(const cJSON *body, char *buf, size_t len);
 
 /** rp_proto_spec_encode - the spec as a JSON object; NULL on no memory. */
 cJSON *rp_proto_spec_encode(const struct rp_spec *s);

@@ -196,7 +196,7 @@ int rp_report_csv(FILE *f, const struct rp_config *cfg,
 	rp_report_csv_header(f);
 	for (r = results->child; r; r = r->next)
 		rp_report_csv_row(f, r);
-	if (ferror(f) || fflush(f))
+	if (ferror(f))
 		err = -EIO;
 	cJSON_Delete(doc);
 	return err;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/safe.h"
 #include "report/priv.h"
 
 static void transports_json(const struct rp_config *cfg, cJSON *c)
@@ -309,9 +310,22 @@ int rp_report_json_print(FILE *f, cJSON *doc)
 
 	if (!text)
 		err = -ENOMEM;
-	else if (fprintf(f, "%s\n", text) < 0 || fflush(f))
+	else if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
+		err = errno ? -errno : -EIO; /* a write's reason: say it now */
+	else if (ferror(f))
 		err = -EIO;
 	free(text);
 	cJSON_Delete(doc);
 	return err;
+}
+
+cJSON *rp_report_safe_dup(const cJSON *doc)
+{
+	cJSON *copy = cJSON_Duplicate(doc, 1);
+
+	if (copy && rp_safe_json(copy)) {
+		cJSON_Delete(copy);
+		return NULL;
+	}
+	return copy;
 }

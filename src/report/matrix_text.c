@@ -239,18 +239,37 @@ int rp_matrix_csv(FILE *f, const cJSON *doc)
 
 int rp_matrix_output(const struct rp_config *cfg, const cJSON *doc)
 {
+	const char *what = cfg->json  ? "the JSON"
+			   : cfg->csv ? "the CSV"
+				      : "the text";
+	cJSON *safe = rp_report_safe_dup(doc); /* the ranks' hosts, errors */
 	struct rp_err why = { "" };
-	int rc = 0;
+	int rc = 0, err = 0, chk;
 
-	if (cfg->plot && rp_matrix_plot(cfg->plot, doc, &why)) {
+	if (cfg->plot && rp_matrix_plot(cfg->plot, safe ? safe : doc, &why)) {
 		fprintf(stderr, "rdmaperf: --plot: %s\n", why.msg);
 		rc = 1;
 	}
-	if (cfg->json)
-		rp_report_json_print(stdout, cJSON_Duplicate(doc, 1));
+	errno = 0;
+	if (!safe)
+		err = -ENOMEM;
+	else if (cfg->json)
+		err = rp_report_json_print(stdout, safe); /* frees it */
 	else if (cfg->csv)
-		rp_matrix_csv(stdout, doc);
+		err = rp_matrix_csv(stdout, safe);
 	else
-		rp_matrix_text(stdout, doc);
-	return rc;
+		rp_matrix_text(stdout, safe);
+	if (err == -EIO && errno) /* rp_matrix_csv's own flush failed */
+		err = -errno;
+	if (!cfg->json)
+		cJSON_Delete(safe);
+	chk = rp_report_out_check(stdout);
+	if (!err || (err == -EIO && chk))
+		err = chk;
+	if (!err)
+		return rc;
+	fprintf(stderr, "rdmaperf: writing %s to stdout: %s\n", what,
+		strerror(-err));
+	clearerr(stdout); /* told: not again at exit */
+	return 1;
 }

@@ -33,18 +33,34 @@ int rp_report_json(FILE *f, const struct rp_config *cfg,
 		   const struct rp_result *res, size_t n);
 
 /** rp_report_json_print - @doc, indented, on @f; @doc freed. Return: 0
- *  or -errno. */
+ *  or -errno (-ENOMEM; -EIO: @f's error flag is set). */
 int rp_report_json_print(FILE *f, cJSON *doc);
+
+/**
+ * rp_report_safe_dup - a copy of @doc whose every string and key is safe to
+ * print (core/safe.h): for a document gathered from elsewhere.
+ * Return: the copy, NULL on no memory.
+ */
+cJSON *rp_report_safe_dup(const cJSON *doc);
 
 /** rp_report_text - the summary block of each result, for people. */
 void rp_report_text(FILE *f, const struct rp_config *cfg,
 		    const struct rp_result *res, size_t n);
 
 /**
+ * rp_report_out_check - whether everything written to @f arrived: @f
+ * flushed, its error flag read. The writers above do not flush; whoever
+ * owns the stream calls this once they are done.
+ * Return: 0, or -errno (-EIO when a write failed earlier for a reason
+ * since forgotten).
+ */
+int rp_report_out_check(FILE *f);
+
+/**
  * rp_report_csv - a header row, then one row per result (transport-major,
  * then the sweep's points): the test's totals, columns in the fixed order
  * of the man page, numbers without units, RFC 4180 quoting. Return: 0 or
- * -errno.
+ * -errno (-ENOMEM; -EIO: @f's error flag is set).
  */
 int rp_report_csv(FILE *f, const struct rp_config *cfg,
 		  const struct rp_result *res, size_t n);

@@ -8,7 +8,9 @@
  *   transport
  *   a sweep, several a table per metric, transports side by side
  */
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/units.h"
@@ -204,5 +206,12 @@ void rp_report_text(FILE *f, const struct rp_config *cfg,
 		if (n > 1)
 			rp_report_text_compare(f, res, n);
 	}
-	fflush(f);
+}
+
+int rp_report_out_check(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) == EOF)
+		return errno ? -errno : -EIO;
+	return ferror(f) ? -EIO : 0;
 }

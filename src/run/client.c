@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/clock.h"
+#include "core/safe.h"
 #include "platform/net.h"
 #include "platform/wait.h"
 #include "proto/auth.h"
@@ -109,7 +110,7 @@ int client_call(struct client *c, uint16_t type, const cJSON *body,
 {
 	uint16_t got;
 	cJSON *r = NULL;
-	char text[200];
+	char text[200], code[sizeof(c->res->error_code)];
 	int err;
 
 	err = rp_proto_send(c->fd, type, body, RP_CTRL_TIMEOUT_MS);
@@ -126,12 +127,9 @@ int client_call(struct client *c, uint16_t type, const cJSON *body,
 		return fail(c->res, err, "control", "waiting for %s: %s",
 			    rp_proto_type_name(want), rp_proto_strerror(err));
 	if (got == RP_MSG_ERROR) {
-		const cJSON *code = cJSON_GetObjectItemCaseSensitive(r, "code");
-
+		rp_proto_error_code(r, code, sizeof(code));
 		rp_proto_error_text(r, text, sizeof(text));
-		err = fail(c->res, -EREMOTEIO,
-			   cJSON_IsString(code) ? code->valuestring : "server",
-			   "server: %s", text);
+		err = fail(c->res, -EREMOTEIO, code, "server: %s", text);
 		cJSON_Delete(r);
 		return err;
 	}
@@ -153,18 +151,15 @@ static int authenticate(struct client *c, cJSON **proof)
 {
 	const struct rp_access *acc = &c->cfg->access;
 	struct rp_err why = { "" };
-	const cJSON *code;
 	cJSON *error = NULL;
-	char text[200];
+	char text[200], code[sizeof(c->res->error_code)];
 	int err = rp_auth_client(c->fd, acc->key, acc->key_len,
 				 RP_CTRL_TIMEOUT_MS, proof, &error, &why);
 
 	if (err == -EREMOTEIO) {
-		code = cJSON_GetObjectItemCaseSensitive(error, "code");
+		rp_proto_error_code(error, code, sizeof(code));
 		rp_proto_error_text(error, text, sizeof(text));
-		fail(c->res, err,
-		     cJSON_IsString(code) ? code->valuestring : "server",
-		     "server: %s", text);
+		fail(c->res, err, code, "server: %s", text);
 	} else if (err == -EACCES) {
 		fail(c->res, err, "auth", "%s: %s", RP_AUTH_FAILED, why.msg);
 		rp_net_close(c->fd);
@@ -192,6 +187,10 @@ static int hello(struct client *c)
 		err = client_call(c, keyed ? RP_MSG_AUTH : RP_MSG_HELLO, body,
 				  RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS, &reply);
 	cJSON_Delete(body);
+	if (!err && rp_safe_json(reply)) { /* its hostname reaches a terminal */
+		cJSON_Delete(reply);
+		err = fail(c->res, -ENOMEM, "internal", "out of memory");
+	}
 	if (!err) {
 		cJSON_DeleteItemFromObjectCaseSensitive(reply, "proto");
 		c->res->server_host = reply;
@@ -351,6 +350,8 @@ static int exchange(struct client *c)
 	c->res->server_info =
 		cJSON_DetachItemFromObjectCaseSensitive(reply, "streams");
 	cJSON_Delete(reply);
+	if (rp_safe_json(c->res->server_info)) /* the report prints it */
+		return fail(c->res, -ENOMEM, "internal", "out of memory");
 	for (i = 0; i < n; i++) {
 		err = c->ops->set_peer(
 			c->streams[i],
@@ -361,8 +362,12 @@ static int exchange(struct client *c)
 				    rp_err_text(&c->streams[i]->err, err));
 	}
 	/* what setup and the peer's info made of the first stream */
-	snprintf(c->res->notes, sizeof(c->res->notes), "%s",
-		 c->streams[0]->note);
+	if (rp_safe_is_clean(c->streams[0]->note))
+		snprintf(c->res->notes, sizeof(c->res->notes), "%s",
+			 c->streams[0]->note);
+	else /* it may quote the peer */
+		rp_safe_text(c->res->notes, sizeof(c->res->notes),
+			     c->streams[0]->note);
 	return 0;
 }
 

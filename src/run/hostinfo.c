@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* What a result says about each host. */
+#include "core/safe.h"
 #include "platform/build.h"
 #include "platform/clock.h"
 #include "platform/host.h"
@@ -60,6 +61,7 @@ cJSON *rp_host_info(void)
 	cJSON_AddNumberToObject(j, "cpus", (double)h.cpus);
 	cJSON_AddItemToObject(j, "build", build_info());
 	cJSON_AddItemToObject(j, "clock", clock_info());
+	rp_safe_json(j); /* a hostname may hold anything: peers print it */
 	return j;
 }
 

@@ -21,6 +21,7 @@
 #include "sockpair.h"
 
 #include "core/clock.h"
+#include "core/safe.h"
 #include "proto/proto.h"
 
 #define BIG_BODY_BYTES (900 * 1024) /* well over a socketpair's buffer */
@@ -429,12 +430,62 @@ static void test_error_message(void **state)
 	assert_int_equal(rp_proto_recv(sv[1], 1000, &type, &got), 0);
 	assert_int_equal(type, RP_MSG_ERROR);
 	rp_proto_error_text(got, text, sizeof(text));
-	assert_string_equal(text, "busy: one test?at a");
+	assert_string_equal(text, "busy: one test\\nat a");
 	rp_proto_error_text(got, text, 6);
 	assert_string_equal(text, "busy:");
 	cJSON_Delete(got);
 	rp_proto_error_text(NULL, text, sizeof(text));
 	assert_string_equal(text, "error: (no message)");
+}
+
+/* A server's ERROR as the client shows it: no control byte, valid UTF-8,
+ * cut whole; its code likewise. */
+static void test_error_hostile(void **state)
+{
+	char text[200], code[32], big[4096], shortbuf[13];
+	cJSON *b = cJSON_CreateObject();
+
+	(void)state;
+	cJSON_AddStringToObject(b, "code", "busy\x1b[2J\xff");
+	cJSON_AddStringToObject(b, "message",
+				"go \x1b]0;pwned\x07 \xc2\x9b"
+				"31m \xed\xa0\x80!");
+	rp_proto_error_text(b, text, sizeof(text));
+	assert_string_equal(text, "busy\\x1b[2J\xef\xbf\xbd: go "
+				  "\\x1b]0;pwned\\x07 \\xc2\\x9b31m "
+				  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd!");
+	rp_proto_error_code(b, code, sizeof(code));
+	assert_string_equal(code, "busy\\x1b[2J\xef\xbf\xbd");
+	/* "busy\\x1b[2J" is 11 bytes: U+FFFD's 3 do not fit in the 12 left */
+	rp_proto_error_text(b, shortbuf, sizeof(shortbuf));
+	assert_string_equal(shortbuf, "busy\\x1b[2J");
+	cJSON_Delete(b);
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	b = cJSON_CreateObject();
+	cJSON_AddStringToObject(b, "message", big);
+	rp_proto_error_text(b, text, sizeof(text));
+	assert_int_equal(strlen(text), sizeof(text) - 1);
+	cJSON_Delete(b);
+
+	b = cJSON_CreateObject();
+	cJSON_AddStringToObject(b, "message", big + sizeof(big) - 300);
+	rp_proto_error_text(b, text, sizeof(text));
+	assert_non_null(strstr(text, "error: xxx"));
+	cJSON_Delete(b);
+	/* "e: ", 195 x, then U+2026 across the end of the 200 bytes */
+	memcpy(big + 195, "\xe2\x80\xa6\xe2\x80\xa6", 7);
+	b = cJSON_CreateObject();
+	cJSON_AddStringToObject(b, "code", "e");
+	cJSON_AddStringToObject(b, "message", big);
+	rp_proto_error_text(b, text, sizeof(text));
+	assert_int_equal(strlen(text), 3 + 195);
+	assert_true(rp_safe_is_clean(text));
+	cJSON_Delete(b);
+
+	rp_proto_error_code(NULL, code, sizeof(code));
+	assert_string_equal(code, "server");
 }
 
 static void test_strerror(void **state)
@@ -623,6 +674,7 @@ int main(void)
 		PAIR_TEST(test_recv_bad_header),
 		PAIR_TEST(test_send_errors),
 		PAIR_TEST(test_error_message),
+		cmocka_unit_test(test_error_hostile),
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_spec_round_trip),
 		cmocka_unit_test(test_spec_decode_errors),

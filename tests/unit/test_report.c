@@ -1040,6 +1040,55 @@ static void test_text_sweep_transports(void **state)
 	free(text);
 }
 
+/* A full disk: the writers do not flush, the owner's check says why. */
+static void test_out_check_full(void **state)
+{
+	FILE *f = fopen("/dev/full", "w");
+	int err, chk;
+
+	(void)state;
+	if (!f)
+		skip();
+	assert_int_equal(rp_report_csv(f, &cfg, res, 2), 0);
+	assert_int_equal(rp_report_out_check(f), -ENOSPC);
+	clearerr(f);
+	rp_report_text(f, &cfg, res, 2);
+	assert_int_equal(rp_report_out_check(f), -ENOSPC);
+	clearerr(f);
+	/* a document past the buffer fails in the writer, which says why */
+	err = rp_report_json(f, &cfg, res, 2);
+	chk = rp_report_out_check(f);
+	assert_true(err == -ENOSPC || (!err && chk == -ENOSPC));
+	assert_true(chk < 0);
+	fclose(f);
+	f = fopen("/dev/null", "w");
+	assert_non_null(f);
+	assert_int_equal(rp_report_json(f, &cfg, res, 2), 0);
+	assert_int_equal(rp_report_out_check(f), 0);
+	fclose(f);
+}
+
+/* A gathered document made safe: escapes shown, bad UTF-8 replaced. */
+static void test_safe_dup(void **state)
+{
+	cJSON *doc = cJSON_CreateObject(), *copy;
+
+	(void)state;
+	cJSON_AddStringToObject(doc, "host", "a\x1b]0;t\x07\xff");
+	cJSON_AddStringToObject(doc, "\x1b", "key");
+	copy = rp_report_safe_dup(doc);
+	assert_non_null(copy);
+	assert_string_equal(
+		cJSON_GetStringValue(cJSON_GetObjectItem(copy, "host")),
+		"a\\x1b]0;t\\x07\xef\xbf\xbd");
+	assert_non_null(cJSON_GetObjectItem(copy, "\\x1b"));
+	assert_string_equal(
+		cJSON_GetStringValue(cJSON_GetObjectItem(doc, "host")),
+		"a\x1b]0;t\x07\xff");
+	cJSON_Delete(copy);
+	cJSON_Delete(doc);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -1067,6 +1116,8 @@ int main(void)
 		T(test_text_bidir),
 		T(test_text_sweep),
 		T(test_text_sweep_transports),
+		T(test_out_check_full),
+		T(test_safe_dup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

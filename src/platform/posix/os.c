@@ -18,8 +18,18 @@
 
 #include "platform/os.h"
 
+/* A closed stdin, stdout or stderr is reopened on /dev/null, read-only:
+ * else the first socket or file opened takes its number and the report
+ * would be written into it. Writing there still fails (EBADF), as it
+ * would have, and is told. */
 int rp_os_init(void)
 {
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDONLY) < 0)
+			break; /* best effort: no /dev/null, as before */
 	return 0;
 }
 
