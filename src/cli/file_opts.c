@@ -62,7 +62,7 @@ int rp_cli_o_file_size(struct parse *p, const char *arg)
 	if (err || !v || v > FILE_SIZE_MAX)
 		return rp_cli_bad(p,
 				  "--file-size: '%s' is not a size from 1 to "
-				  "1P (K, M, G, T suffixes)",
+				  "1024T (K, M, G, T suffixes)",
 				  arg);
 	p->cfg->params.file_size = v;
 	return 0;

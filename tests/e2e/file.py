@@ -17,8 +17,10 @@ Mounts (tmpfs, ramfs, a loop device) need root: a case that cannot have
 one prints why and is skipped.
 """
 import contextlib
+import hashlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -186,9 +188,13 @@ def test_direct_write_read_verify(binary):
         # warm-up, ping-pongs and 128 writes: the whole region, in order
         check(check_written(path, 65536, REGION // 65536) == 64,
               "not every slot written")
-        doc = file_json(binary, path, ["-o", "read", "-S", "4K", "-q", "32",
-                                       "-C", "2000", "--verify"])
-        one_result(doc, path, "read", 4096, 32)
+        # a read checks what is there (the 64 KiB slots), never refills
+        # a file it did not create
+        doc = file_json(binary, path, ["-o", "read", "-S", "64K", "-q",
+                                       "32", "-C", "2000", "--verify"])
+        one_result(doc, path, "read", 65536, 32)
+        check(check_written(path, 65536, REGION // 65536) == 64,
+              "the read changed the file")
         os.unlink(path)
         file_json(binary, path, ["-o", "R", "-S", "4K", "-q", "32", "-C",
                                  "500"])
@@ -322,6 +328,104 @@ def test_errors(binary):
             check("read-only" in e["message"], "error %r" % e)
 
 
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest(), os.path.getsize(path)
+
+
+def refused_at_once(binary, path, op, words, within=5.0, extra=()):
+    r = run(binary, ["-x", "file:" + path, "-o", op, "--buffered"] +
+            QUICK_FILE + list(extra), timeout=within + 30)
+    check(r.rc == 1 and all(w in r.err for w in words) and
+          len(r.err.strip().splitlines()) == 1 and r.seconds < within,
+          lambda: "%s -o %s: want exit 1 within %.0f s and one line "
+          "naming %r:\n%s" % (path, op, within, words, r.describe()))
+
+
+def test_symlink_never_followed(binary):
+    """[39.1] a link planted at PATH (a world-writable directory): refused
+    for a write and a read, its target untouched; also a link to a name
+    that does not exist yet (the write would have created it)."""
+    with scratch() as d:
+        victim = os.path.join(d, "victim")
+        with open(victim, "wb") as f:
+            f.write(b"a 32-byte stand-in for a file..")
+        before = digest(victim)
+        link = os.path.join(d, "bench")
+        os.symlink(victim, link)
+        for op in ("W", "R"):
+            refused_at_once(binary, link, op, ["symbolic link"])
+            check(digest(victim) == before, "-o %s through a link changed "
+                  "its target: %r -> %r" % (op, before, digest(victim)))
+        dangling = os.path.join(d, "dangling")
+        os.symlink(os.path.join(d, "made-by-the-link"), dangling)
+        refused_at_once(binary, dangling, "W", [dangling])
+        check(not os.path.exists(os.path.join(d, "made-by-the-link")),
+              "a write created the file a dangling link names")
+
+
+def test_read_never_writes(binary):
+    """[39.2] -o read on an existing 27-byte file with a region of 4 MiB:
+    refused naming both sizes, the file unchanged; on a file long enough
+    (random bytes): it runs, --verify or not, and the file's bytes are the
+    same after (the pattern was written over them)."""
+    with scratch() as d:
+        short = os.path.join(d, "short")
+        with open(short, "wb") as f:
+            f.write(b"twenty-seven bytes of text\n")
+        before = digest(short)
+        refused_at_once(binary, short, "R", ["27 bytes", str(REGION),
+                                             "never writes"])
+        check(digest(short) == before, "a refused read changed the file")
+        full = os.path.join(d, "full")
+        with open(full, "wb") as f:
+            f.write(os.urandom(REGION))
+        before = digest(full)
+        file_json(binary, full, ["-o", "R", "-S", "64K", "--buffered"])
+        check(digest(full) == before, "a read wrote to a file it did not "
+              "create")
+        r = run(binary, ["-x", "file:" + full, "-o", "R", "-S", "64K",
+                         "--buffered", "--verify", "--json"] + QUICK_FILE)
+        check(r.rc == 1 and r.json()["error"]["code"] == "verify",
+              lambda: "random bytes read with --verify: want the verify "
+              "errors reported:\n" + r.describe())
+        check(digest(full) == before, "a --verify read wrote to the file")
+
+
+def test_not_a_file_refused(binary):
+    """[39 smaller] a FIFO (it ran until the stall bound), a directory, a
+    character device, a socket: refused at once, naming what it is."""
+    with scratch() as d:
+        fifo = os.path.join(d, "fifo")
+        os.mkfifo(fifo)
+        for op in ("W", "R"):
+            refused_at_once(binary, fifo, op, ["a FIFO"], within=5.0)
+        refused_at_once(binary, d, "R", ["a directory"])
+        refused_at_once(binary, "/dev/null", "W", ["a character device"])
+        sock = os.path.join(d, "sock")
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.bind(sock)
+            refused_at_once(binary, sock, "R", [sock])
+        finally:
+            s.close()
+
+
+def test_file_size_bound(binary):
+    """[39 smaller] --file-size's message and bound agree: 1024T is taken
+    (the run then fails at the filesystem), 1025T and 1P are refused by a
+    message that names 1024T."""
+    for arg in ("1025T", "1P"):
+        r = run(binary, ["-x", "file:/tmp/rp-never", "--file-size", arg])
+        check(r.rc == 2 and "1024T" in r.err, lambda: r.describe())
+    r = run(binary, ["-x", "file:/tmp/rp-never", "--file-size", "1024T",
+                     "-C", "1", "--buffered"])
+    check(r.rc in (0, 1) and "is not a size" not in r.err,
+          lambda: "1024T: want it taken (the filesystem may refuse the "
+          "region):\n" + r.describe())
+    check(not os.path.exists("/tmp/rp-never"), "left /tmp/rp-never behind")
+
+
 def test_mixed_with_tcp(binary):
     """-c with tcp and a file: the file runs here, tcp against the server,
     one comparison table; a server refuses a TEST of transport file."""
@@ -370,4 +474,8 @@ if __name__ == "__main__":
         ("bad_values", test_bad_values),
         ("errors", test_errors),
         ("mixed_with_tcp", test_mixed_with_tcp),
+    ("symlink_never_followed", test_symlink_never_followed),
+    ("read_never_writes", test_read_never_writes),
+    ("not_a_file_refused", test_not_a_file_refused),
+    ("file_size_bound", test_file_size_bound),
     ])

@@ -175,7 +175,8 @@ static int file_set_peer(struct rp_stream *s, const cJSON *info)
 }
 
 /* The next point: its slots; a read under --verify finds the pattern of
- * its own size there (the owner fills again when the size changed). */
+ * its own size there (the owner fills again when the size changed, in a
+ * file this test created: one it did not is read as it is). */
 static int file_set_point(struct rp_stream *s, uint64_t size_bytes,
 			  uint32_t depth)
 {
@@ -185,8 +186,8 @@ static int file_set_point(struct rp_stream *s, uint64_t size_bytes,
 	s->spec.queue_depth = depth;
 	rp_file_plan_init(&f->plan, f->region, size_bytes, f->random, f->index,
 			  f->streams);
-	if (f->owner && s->spec.op == RP_OP_READ && s->spec.verify &&
-	    f->filled_size != size_bytes)
+	if (f->owner && f->created && s->spec.op == RP_OP_READ &&
+	    s->spec.verify && f->filled_size != size_bytes)
 		return file_fill(f, size_bytes);
 	return 0;
 }
