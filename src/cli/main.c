@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,7 @@ static int report(const struct rp_config *cfg)
 {
 	struct rp_report_doc doc;
 	struct rp_err why = { "" };
+	char empty[PATH_MAX + RP_ERR_LEN + 64];
 	cJSON *matrix;
 	int rc = rp_matrix_load(cfg->report, &matrix, &why);
 
@@ -282,6 +284,15 @@ static int report(const struct rp_config *cfg)
 	if (rc != -EMEDIUMTYPE || rp_report_load(cfg->report, &doc, &why)) {
 		fprintf(stderr, "rdmaperf: --report: %s\n", why.msg);
 		json_error(cfg, "usage", why.msg);
+		return 2;
+	}
+	if (!doc.n) { /* it would print nothing: say so instead */
+		snprintf(empty, sizeof(empty), "%s holds no result%s%s",
+			 cfg->report, doc.error[0] ? ": its run failed: " : "",
+			 doc.error);
+		fprintf(stderr, "rdmaperf: --report: %s\n", empty);
+		json_error(cfg, "usage", empty);
+		rp_report_doc_free(&doc);
 		return 2;
 	}
 	doc.cfg.json = cfg->json;

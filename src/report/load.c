@@ -11,10 +11,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
+#include "core/safe.h"
 #include "report/load.h"
 
 /* ---- typed members ---------------------------------------------------- */
@@ -175,23 +177,71 @@ static int read_file(const struct rp_loader *l, char **out, size_t *len)
 	return 0;
 }
 
+/* cJSON's allocations, watched: its parser says NULL for a syntax error
+ * and for want of memory alike, and only one of them is the file's fault. */
+static _Thread_local bool parse_starved;
+
+static void *watched_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	parse_starved |= !p;
+	return p;
+}
+
+static int parse_text(const struct rp_loader *l, const char *text, size_t len,
+		      cJSON **out)
+{
+	static cJSON_Hooks hooks = { watched_malloc, free };
+	const char *end = NULL;
+
+	cJSON_InitHooks(&hooks);
+	parse_starved = false;
+	/* the NUL is part of the buffer: nothing may follow the document */
+	*out = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	cJSON_InitHooks(NULL); /* cJSON's own again (realloc for printing) */
+	if (*out && rp_safe_json(*out)) {
+		cJSON_Delete(*out);
+		*out = NULL;
+		parse_starved = true;
+	}
+	if (*out)
+		return 0;
+	if (parse_starved)
+		return rp_errf(l->why, -ENOMEM,
+			       "%s: out of memory reading its %zu bytes",
+			       l->path, len);
+	return rp_errf(l->why, -EINVAL, "%s is not JSON (at byte %zu)", l->path,
+		       end && end >= text ? (size_t)(end - text) : len);
+}
+
 int rp_load_parse(const struct rp_loader *l, cJSON **out)
 {
-	const char *end = NULL;
 	size_t len = 0;
 	char *text = NULL;
 	int err = read_file(l, &text, &len);
 
 	if (err)
 		return err;
-	/* the NUL is part of the buffer: nothing may follow the document */
-	*out = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (!*out)
-		err = rp_errf(l->why, -EINVAL, "%s is not JSON (at byte %zu)",
-			      l->path,
-			      end && end >= text ? (size_t)(end - text) : len);
+	err = parse_text(l, text, len, out);
 	free(text);
+	if (l->records)
+		*l->records = len / RP_LOAD_RECORD_BYTES + RP_LOAD_RECORDS_MIN;
 	return err;
+}
+
+int rp_load_records(const struct rp_loader *l, size_t n)
+{
+	if (!l->records || n <= *l->records) {
+		if (l->records)
+			*l->records -= n;
+		return 0;
+	}
+	return rp_errf(l->why, -E2BIG,
+		       "%s: result %zu: more per-stream and interval records "
+		       "than one per %d bytes of the document: not a document "
+		       "rdmaperf wrote",
+		       l->path, l->index, RP_LOAD_RECORD_BYTES);
 }
 
 static int check_doc(const struct rp_loader *l, const cJSON *root)
@@ -352,9 +402,9 @@ static int results_read(struct rp_loader *l, const cJSON *root,
 
 		l->index = doc->n - 1;
 		err = rp_load_result(l, e, &doc->cfg, r);
-		if (!err)
-			err = host_dup(rp_load_get(hosts, "client"),
-				       &r->client_host);
+		if (err) /* its reason is in l->why */
+			return err;
+		err = host_dup(rp_load_get(hosts, "client"), &r->client_host);
 		if (!err)
 			err = host_dup(rp_load_get(hosts, "server"),
 				       &r->server_host);
@@ -365,10 +415,20 @@ static int results_read(struct rp_loader *l, const cJSON *root,
 	return 0;
 }
 
+/* The run's error, for a document whose results say nothing. */
+static void error_read(const cJSON *root, struct rp_report_doc *doc)
+{
+	const cJSON *m = rp_load_get(rp_load_get(root, "error"), "message");
+
+	if (cJSON_IsString(m))
+		snprintf(doc->error, sizeof(doc->error), "%s", m->valuestring);
+}
+
 int rp_report_load(const char *path, struct rp_report_doc *doc,
 		   struct rp_err *why)
 {
-	struct rp_loader l = { .path = path, .why = why };
+	size_t records = 0;
+	struct rp_loader l = { .path = path, .why = why, .records = &records };
 	cJSON *root = NULL;
 	int err;
 
@@ -382,6 +442,8 @@ int rp_report_load(const char *path, struct rp_report_doc *doc,
 		err = config_read(&l, rp_load_get(root, "config"), doc);
 	if (!err)
 		err = results_read(&l, root, doc);
+	if (!err)
+		error_read(root, doc);
 	cJSON_Delete(root);
 	if (err)
 		rp_report_doc_free(doc);

@@ -15,17 +15,33 @@
 #define RP_LOAD_MAX_BYTES (256u << 20)
 /* Intervals of one result: 24 h at -i 0.1 is 864000. */
 #define RP_LOAD_MAX_INTERVALS (1u << 20)
+/*
+ * Per-stream and interval records are read into structs and written out
+ * again with every figure, far more than an empty "{}" costs in the text:
+ * a document may hold one per RP_LOAD_RECORD_BYTES of its size (what
+ * rdmaperf writes is 250 to 450 bytes each), and RP_LOAD_RECORDS_MIN more,
+ * so that the memory a document takes stays a small multiple of its size.
+ */
+#define RP_LOAD_RECORD_BYTES 128
+#define RP_LOAD_RECORDS_MIN  4096
 
 /** Where a reason is recorded, and what it names. */
 struct rp_loader {
 	const char *path;
 	size_t index; /* the result being read */
 	struct rp_err *why;
+	size_t *records; /* records the document may still hold */
 };
 
 /** rp_load_parse - the file l->path as JSON, nothing after the document,
- *  at most RP_LOAD_MAX_BYTES. Return: 0, or -errno with l->why. */
+ *  at most RP_LOAD_MAX_BYTES; its strings made safe to print (core/safe),
+ *  and *l->records (when set) its budget of records. Return: 0, or -errno
+ *  with l->why (-ENOMEM when there was not the memory to parse it). */
 int rp_load_parse(const struct rp_loader *l, cJSON **out);
+
+/** rp_load_records - take @n of the document's records; -E2BIG with
+ *  l->why when that is more than it may hold. */
+int rp_load_records(const struct rp_loader *l, size_t n);
 
 /** rp_load_get - the member @key of @o; NULL unless @o is an object. */
 const cJSON *rp_load_get(const cJSON *o, const char *key);

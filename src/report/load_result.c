@@ -138,6 +138,8 @@ static int streams_read(const struct rp_loader *l, const cJSON *a,
 		return too_long(l, "per_stream", n, RP_SPEC_MAX_STREAMS);
 	if (!n)
 		return 0;
+	if (rp_load_records(l, n))
+		return -E2BIG;
 	dr->per_stream = calloc(n, sizeof(*dr->per_stream));
 	if (!dr->per_stream)
 		return no_memory(l);
@@ -204,6 +206,8 @@ static int interval_read(const struct rp_loader *l, const cJSON *o,
 				RP_SPEC_MAX_STREAMS * RP_DIR__COUNT);
 	if (!n)
 		return 0;
+	if (rp_load_records(l, n))
+		return -E2BIG;
 	iv->per_stream = calloc(n, sizeof(*iv->per_stream));
 	if (!iv->per_stream)
 		return no_memory(l);
@@ -233,6 +237,8 @@ static int intervals_read(const struct rp_loader *l, const cJSON *o,
 		return too_long(l, "intervals", n, RP_LOAD_MAX_INTERVALS);
 	if (!n)
 		return 0;
+	if (rp_load_records(l, n))
+		return -E2BIG;
 	r->intervals = calloc(n, sizeof(*r->intervals));
 	if (!r->intervals)
 		return no_memory(l);

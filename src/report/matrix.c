@@ -59,14 +59,28 @@ cJSON *rp_matrix_cells(cJSON *doc)
 }
 
 /* ---- the tables ---------------------------------------------------------- */
+/*
+ * Linear in the cells: each table is computed from one pass over them
+ * (sorted once by client, then server), never over ranks x ranks, and
+ * each cell's k-th result is reached by stepping a cursor, not by index.
+ */
+
+/* One measured (or failed) pair of a table. */
+struct entry {
+	size_t i, j;
+	double tp, lat;	  /* NAN where not measured */
+	const char *fail; /* the reason where failed */
+};
 
 /* One table being built: result @k of every cell's document. */
 struct table {
-	size_t n;	   /* ranks */
-	double *tp, *lat;  /* n x n, NAN where not measured */
-	const char **fail; /* n x n, the reason where failed */
+	size_t n;	 /* ranks */
+	struct entry *e; /* one per cell of a pair of the ranks */
+	size_t n_e;
 	double tp_median, lat_median;
 	double fraction;
+	bool grids;
+	uint32_t *measured, *low; /* per rank, for the bad nodes */
 };
 
 static double num_at(const cJSON *o, const char *a, const char *b)
@@ -94,26 +108,37 @@ size_t rp_matrix_rank_index(double v, size_t n)
 	return v >= 0 && v < (double)n ? (size_t)v : n;
 }
 
-static void fill(struct table *t, const cJSON *cells, int k)
+/* The table's entries from the sorted @cells, @at[c] the cell's current
+ * result (advanced to the next for the next table). A pair given twice
+ * (a document edited by hand) counts once: its last cell. */
+static void fill(struct table *t, cJSON *const *cells, size_t n_cells,
+		 const cJSON **at)
 {
 	const cJSON *c, *r;
-	size_t i, j, at;
+	struct entry *x;
+	size_t i, j, k;
 
-	cJSON_ArrayForEach(c, cells)
-	{
+	t->n_e = 0;
+	for (k = 0; k < n_cells; k++) {
+		c = cells[k];
+		r = at[k];
+		at[k] = r ? r->next : NULL;
 		i = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "client")),
 					 t->n);
 		j = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "server")),
 					 t->n);
 		if (i >= t->n || j >= t->n)
 			continue;
-		at = i * t->n + j;
-		r = cJSON_GetArrayItem(GET(GET(c, "document"), "results"), k);
-		t->fail[at] = cell_failure(c, r);
-		if (t->fail[at])
+		x = &t->e[t->n_e];
+		if (t->n_e && x[-1].i == i && x[-1].j == j)
+			x--; /* the same pair again: the last one counts */
+		else
+			t->n_e++;
+		*x = (struct entry){ i, j, NAN, NAN, cell_failure(c, r) };
+		if (x->fail)
 			continue;
-		t->tp[at] = num_at(r, "throughput", "bits_per_second") / 1e9;
-		t->lat[at] = num_at(r, "latency_unloaded", "p50");
+		x->tp = num_at(r, "throughput", "bits_per_second") / 1e9;
+		x->lat = num_at(r, "latency_unloaded", "p50");
 	}
 }
 
@@ -124,14 +149,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of the measured values of @v (n x n), NAN if none. */
-static double median(const double *v, size_t n, double *scratch)
+/* The median of the measured tp (or @lat) values, NAN if none. */
+static double median(const struct table *t, bool lat, double *scratch)
 {
-	size_t i, m = 0;
+	size_t k, m = 0;
+	double v;
 
-	for (i = 0; i < n * n; i++)
-		if (!isnan(v[i]))
-			scratch[m++] = v[i];
+	for (k = 0; k < t->n_e; k++) {
+		v = lat ? t->e[k].lat : t->e[k].tp;
+		if (!isnan(v))
+			scratch[m++] = v;
+	}
 	if (!m)
 		return NAN;
 	qsort(scratch, m, sizeof(*scratch), cmp_double);
@@ -139,120 +167,130 @@ static double median(const double *v, size_t n, double *scratch)
 		     : (scratch[m / 2 - 1] + scratch[m / 2]) / 2;
 }
 
-/* @v's entry @at is an outlier: throughput below fraction x median,
- * latency (@high_bad) above median / fraction. */
-static bool outlying(const struct table *t, const double *v, size_t at,
+/* Entry @x is an outlier: throughput below fraction x median, latency
+ * (@high_bad) above median / fraction. */
+static bool outlying(const struct table *t, const struct entry *x,
 		     bool high_bad)
 {
 	double med = high_bad ? t->lat_median : t->tp_median;
+	double v = high_bad ? x->lat : x->tp;
 
-	if (isnan(v[at]) || isnan(med))
+	if (isnan(v) || isnan(med))
 		return false;
-	return high_bad ? v[at] > med / t->fraction : v[at] < med * t->fraction;
+	return high_bad ? v > med / t->fraction : v < med * t->fraction;
 }
 
-static cJSON *grid_json(const struct table *t, const double *v)
+/* The n x n grid of tp (or @lat), null where not measured; NULL when the
+ * table has no grids (cJSON adds nothing for NULL: the caller adds a
+ * null). */
+static cJSON *grid_json(const struct table *t, bool lat)
 {
-	cJSON *g = cJSON_CreateArray(), *row;
-	size_t i, j;
+	cJSON *g = cJSON_CreateArray(), *row = NULL;
+	size_t i, j, k = 0;
+	double v;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; g && i < t->n; i++) {
 		row = cJSON_CreateArray();
-		for (j = 0; j < t->n; j++)
-			cJSON_AddItemToArray(
-				row,
-				isnan(v[i * t->n + j])
-					? cJSON_CreateNull()
-					: cJSON_CreateNumber(v[i * t->n + j]));
+		for (j = 0; row && j < t->n; j++) {
+			v = NAN;
+			if (k < t->n_e && t->e[k].i == i && t->e[k].j == j)
+				v = lat ? t->e[k++].lat : t->e[k++].tp;
+			cJSON_AddItemToArray(row,
+					     isnan(v) ? cJSON_CreateNull()
+						      : cJSON_CreateNumber(v));
+		}
 		cJSON_AddItemToArray(g, row);
 	}
 	return g;
 }
 
-static void add_outliers(const struct table *t, cJSON *out, const double *v,
-			 const char *metric, bool high_bad)
+static void add_grid(cJSON *tab, const char *key, const struct table *t,
+		     bool lat)
+{
+	cJSON_AddItemToObject(
+		tab, key, t->grids ? grid_json(t, lat) : cJSON_CreateNull());
+}
+
+static void add_outliers(const struct table *t, cJSON *out, bool high_bad)
 {
 	double med = high_bad ? t->lat_median : t->tp_median;
-	size_t at;
+	const struct entry *x;
+	size_t k;
 	cJSON *o;
 
-	for (at = 0; at < t->n * t->n; at++) {
-		if (!outlying(t, v, at, high_bad))
+	for (k = 0; k < t->n_e; k++) {
+		x = &t->e[k];
+		if (!outlying(t, x, high_bad))
 			continue;
 		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "client", (double)(at / t->n));
-		cJSON_AddNumberToObject(o, "server", (double)(at % t->n));
-		cJSON_AddStringToObject(o, "metric", metric);
-		cJSON_AddNumberToObject(o, "value", v[at]);
-		cJSON_AddNumberToObject(o, "ratio", v[at] / med);
+		cJSON_AddNumberToObject(o, "client", (double)x->i);
+		cJSON_AddNumberToObject(o, "server", (double)x->j);
+		cJSON_AddStringToObject(o, "metric",
+					high_bad ? "latency" : "throughput");
+		cJSON_AddNumberToObject(o, "value", high_bad ? x->lat : x->tp);
+		cJSON_AddNumberToObject(o, "ratio",
+					(high_bad ? x->lat : x->tp) / med);
 		cJSON_AddItemToArray(out, o);
 	}
 }
 
-/* Rank @r's measured pairs (either end) are all outliers, and at least
+/* A rank whose measured pairs (either end) are all outliers, and at least
  * two: the node, not one link. Needs 3 ranks or more to tell. */
-static bool bad_node(const struct table *t, const double *v, size_t r,
-		     bool high_bad)
+static void add_bad_nodes(struct table *t, cJSON *out, bool high_bad)
 {
-	size_t k, measured = 0, low = 0, at;
-	int end;
-
-	if (t->n < 3)
-		return false;
-	for (k = 0; k < t->n; k++) {
-		for (end = 0; end < 2 && k != r; end++) {
-			at = end ? k * t->n + r : r * t->n + k;
-			measured += !isnan(v[at]);
-			low += outlying(t, v, at, high_bad);
-		}
-	}
-	return measured >= 2 && low == measured;
-}
-
-static void add_bad_nodes(const struct table *t, cJSON *out, const double *v,
-			  const char *metric, bool high_bad)
-{
-	size_t r;
+	const struct entry *x;
+	size_t k, r;
 	cJSON *o;
 
+	if (t->n < 3)
+		return;
+	memset(t->measured, 0, t->n * sizeof(*t->measured));
+	memset(t->low, 0, t->n * sizeof(*t->low));
+	for (k = 0; k < t->n_e; k++) {
+		x = &t->e[k];
+		if (isnan(high_bad ? x->lat : x->tp))
+			continue;
+		t->measured[x->i]++;
+		t->measured[x->j]++;
+		t->low[x->i] += outlying(t, x, high_bad);
+		t->low[x->j] += outlying(t, x, high_bad);
+	}
 	for (r = 0; r < t->n; r++) {
-		if (!bad_node(t, v, r, high_bad))
+		if (t->measured[r] < 2 || t->low[r] != t->measured[r])
 			continue;
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "rank", (double)r);
-		cJSON_AddStringToObject(o, "metric", metric);
+		cJSON_AddStringToObject(o, "metric",
+					high_bad ? "latency" : "throughput");
 		cJSON_AddItemToArray(out, o);
 	}
 }
 
 static void add_failed(const struct table *t, cJSON *out)
 {
-	size_t at;
+	size_t k;
 	cJSON *o;
 
-	for (at = 0; at < t->n * t->n; at++) {
-		if (!t->fail[at])
+	for (k = 0; k < t->n_e; k++) {
+		if (!t->e[k].fail)
 			continue;
 		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "client", (double)(at / t->n));
-		cJSON_AddNumberToObject(o, "server", (double)(at % t->n));
-		cJSON_AddStringToObject(o, "error", t->fail[at]);
+		cJSON_AddNumberToObject(o, "client", (double)t->e[k].i);
+		cJSON_AddNumberToObject(o, "server", (double)t->e[k].j);
+		cJSON_AddStringToObject(o, "error", t->e[k].fail);
 		cJSON_AddItemToArray(out, o);
 	}
 }
 
-/* What the table is of: result @k of the first cell that has it. */
-static void add_label(cJSON *tab, const cJSON *cells, int k)
+/* What the table is of: result @k of the first cell that has it (@first:
+ * that cell's results, stepped along with the tables). */
+static void add_label(cJSON *tab, const cJSON *r, int k)
 {
 	static const char *const keys[] = { "transport", "point", "op", "size",
 					    "queue_depth" };
-	const cJSON *c, *r = NULL, *v;
+	const cJSON *v;
 	size_t i;
 
-	cJSON_ArrayForEach(
-		c, cells) if ((r = cJSON_GetArrayItem(GET(GET(c, "document"),
-							  "results"),
-						      k))) break;
 	cJSON_AddNumberToObject(tab, "result", k);
 	for (i = 0; r && i < sizeof(keys) / sizeof(keys[0]); i++)
 		if ((v = GET(r, keys[i])))
@@ -263,17 +301,31 @@ static void add_label(cJSON *tab, const cJSON *cells, int k)
 		cJSON_AddItemToObject(tab, "rate", cJSON_Duplicate(v, 1));
 }
 
-static cJSON *table_json(struct table *t, const cJSON *cells, int k,
-			 double *scratch)
+/* The first result @k that any cell has: the cursors @at are at result
+ * @k of each cell. */
+static const cJSON *first_result(const cJSON **at, size_t n_cells)
+{
+	size_t k;
+
+	for (k = 0; k < n_cells; k++)
+		if (at[k])
+			return at[k];
+	return NULL;
+}
+
+static cJSON *table_json(struct table *t, cJSON *const *cells, size_t n_cells,
+			 const cJSON **at, int k, double *scratch)
 {
 	cJSON *tab = cJSON_CreateObject(), *o, *b;
 
-	fill(t, cells, k);
-	t->tp_median = median(t->tp, t->n, scratch);
-	t->lat_median = median(t->lat, t->n, scratch);
-	add_label(tab, cells, k);
-	cJSON_AddItemToObject(tab, "throughput_gbps", grid_json(t, t->tp));
-	cJSON_AddItemToObject(tab, "latency_p50_us", grid_json(t, t->lat));
+	if (!tab)
+		return NULL;
+	add_label(tab, first_result(at, n_cells), k);
+	fill(t, cells, n_cells, at);
+	t->tp_median = median(t, false, scratch);
+	t->lat_median = median(t, true, scratch);
+	add_grid(tab, "throughput_gbps", t, false);
+	add_grid(tab, "latency_p50_us", t, true);
 	cJSON_AddItemToObject(tab, "median_gbps",
 			      isnan(t->tp_median)
 				      ? cJSON_CreateNull()
@@ -284,11 +336,11 @@ static cJSON *table_json(struct table *t, const cJSON *cells, int k,
 				      : cJSON_CreateNumber(t->lat_median));
 	add_failed(t, cJSON_AddArrayToObject(tab, "failed"));
 	o = cJSON_AddArrayToObject(tab, "outliers");
-	add_outliers(t, o, t->tp, "throughput", false);
-	add_outliers(t, o, t->lat, "latency", true);
+	add_outliers(t, o, false);
+	add_outliers(t, o, true);
 	b = cJSON_AddArrayToObject(tab, "bad_nodes");
-	add_bad_nodes(t, b, t->tp, "throughput", false);
-	add_bad_nodes(t, b, t->lat, "latency", true);
+	add_bad_nodes(t, b, false);
+	add_bad_nodes(t, b, true);
 	return tab;
 }
 
@@ -305,67 +357,95 @@ static int cmp_cell(const void *a, const void *b)
 	return (d > 0) - (d < 0);
 }
 
-/* The cells by client, then server: the order of the matrix's rows. */
-static int sort_cells(cJSON *cells)
+/* The cells by client, then server: the order of the matrix's rows; the
+ * sorted array into *@out (@n cells). */
+static int sort_cells(cJSON *cells, cJSON ***out, size_t *n)
 {
-	size_t n = (size_t)cJSON_GetArraySize(cells), i;
-	cJSON **v = calloc(n ? n : 1, sizeof(*v)), *c;
+	cJSON **v, *c;
+	size_t i = 0;
 
+	*n = 0;
+	for (c = cells ? cells->child : NULL; c; c = c->next)
+		(*n)++;
+	v = calloc(*n ? *n : 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (i = 0, c = cells->child; c; c = c->next)
+	for (c = cells ? cells->child : NULL; c; c = c->next)
 		v[i++] = c;
-	qsort(v, n, sizeof(*v), cmp_cell);
-	for (i = 0; i < n; i++) {
-		v[i]->prev = i ? v[i - 1] : v[n - 1];
-		v[i]->next = i + 1 < n ? v[i + 1] : NULL;
+	qsort(v, *n, sizeof(*v), cmp_cell);
+	for (i = 0; i < *n; i++) {
+		v[i]->prev = i ? v[i - 1] : v[*n - 1];
+		v[i]->next = i + 1 < *n ? v[i + 1] : NULL;
 	}
-	cells->child = n ? v[0] : NULL;
-	free(v);
+	if (cells)
+		cells->child = *n ? v[0] : NULL;
+	*out = v;
 	return 0;
 }
 
-/* The most results any cell's document has. */
-static int results_per_cell(const cJSON *cells)
+/* The most results any cell's document has; each cell's first into @at. */
+static int results_per_cell(cJSON *const *cells, size_t n, const cJSON **at)
 {
-	const cJSON *c;
-	int k = 0, m;
+	const cJSON *r;
+	int most = 0, m;
+	size_t k;
 
-	cJSON_ArrayForEach(c, cells)
-	{
-		m = cJSON_GetArraySize(GET(GET(c, "document"), "results"));
-		k = m > k ? m : k;
+	for (k = 0; k < n; k++) {
+		r = GET(GET(cells[k], "document"), "results");
+		at[k] = cJSON_IsArray(r) ? r->child : NULL;
+		for (m = 0, r = at[k]; r; r = r->next)
+			m++;
+		most = m > most ? m : most;
 	}
 	/* no cell has a document: one table still lists the failures */
-	return k || !cells || !cells->child ? k : 1;
+	return most || !n ? most : 1;
+}
+
+bool rp_matrix_grids(const cJSON *doc)
+{
+	const cJSON *m = GET(doc, "matrix");
+	size_t n = (size_t)cJSON_GetArraySize(GET(m, "ranks"));
+	size_t tables = (size_t)cJSON_GetArraySize(GET(m, "tables"));
+
+	return n <= RP_MATRIX_GRID_RANKS &&
+	       n * n * (tables ? tables : 1) <= RP_MATRIX_GRID_CELLS;
 }
 
 int rp_matrix_analyse(cJSON *doc)
 {
-	cJSON *m = GET(doc, "matrix"), *cells = GET(m, "cells");
-	cJSON *tables = GET(m, "tables");
+	cJSON *m = GET(doc, "matrix"), *tables = GET(m, "tables");
 	struct table t = { .n = (size_t)cJSON_GetArraySize(GET(m, "ranks")),
 			   .fraction = cJSON_GetNumberValue(
 				   GET(m, "outlier_fraction")) };
-	size_t nn = t.n * t.n, i;
-	double *scratch = calloc(nn ? nn : 1, sizeof(double));
-	int k, nk = results_per_cell(cells), err = sort_cells(cells);
+	cJSON **cells = NULL, *tab;
+	const cJSON **at = NULL;
+	double *scratch = NULL;
+	size_t n_cells = 0;
+	int k, nk = 0, err = sort_cells(GET(m, "cells"), &cells, &n_cells);
 
-	t.tp = calloc(nn ? nn : 1, sizeof(double));
-	t.lat = calloc(nn ? nn : 1, sizeof(double));
-	t.fail = calloc(nn ? nn : 1, sizeof(*t.fail));
-	if (!scratch || !t.tp || !t.lat || !t.fail || !tables)
-		err = -ENOMEM;
-	for (k = 0; !err && k < nk; k++) {
-		for (i = 0; i < nn; i++) {
-			t.tp[i] = t.lat[i] = NAN;
-			t.fail[i] = NULL;
-		}
-		cJSON_AddItemToArray(tables, table_json(&t, cells, k, scratch));
+	if (!err) {
+		at = calloc(n_cells ? n_cells : 1, sizeof(*at));
+		t.e = calloc(n_cells ? n_cells : 1, sizeof(*t.e));
+		scratch = calloc(n_cells ? n_cells : 1, sizeof(*scratch));
+		t.measured = calloc(t.n ? t.n : 1, sizeof(*t.measured));
+		t.low = calloc(t.n ? t.n : 1, sizeof(*t.low));
+		if (!at || !t.e || !scratch || !t.measured || !t.low || !tables)
+			err = -ENOMEM;
 	}
+	if (!err)
+		nk = results_per_cell(cells, n_cells, at);
+	t.grids = t.n <= RP_MATRIX_GRID_RANKS &&
+		  t.n * t.n * (size_t)(nk ? nk : 1) <= RP_MATRIX_GRID_CELLS;
+	for (k = 0; !err && k < nk; k++) {
+		tab = table_json(&t, cells, n_cells, at, k, scratch);
+		if (!tab || !cJSON_AddItemToArray(tables, tab))
+			err = -ENOMEM;
+	}
+	free(cells);
+	free(at);
+	free(t.e);
 	free(scratch);
-	free(t.tp);
-	free(t.lat);
-	free(t.fail);
+	free(t.measured);
+	free(t.low);
 	return err;
 }

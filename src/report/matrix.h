@@ -24,6 +24,18 @@
 
 #define RP_MATRIX_SCHEMA "rdmaperf-matrix/1"
 
+/* The n x n grids (JSON, text, the heatmaps) are drawn up to this many
+ * ranks, and while all the tables' grids hold at most RP_MATRIX_GRID_CELLS
+ * entries; beyond, a table's grids are null and everything else (medians,
+ * failures, outliers, bad nodes, the cells) is still there: a document of
+ * a few cells must not grow into ranks^2 entries, and a grid of 4096
+ * columns is read by no one. */
+#define RP_MATRIX_GRID_RANKS 256
+#define RP_MATRIX_GRID_CELLS (1u << 20)
+
+/** rp_matrix_grids - whether @doc's tables carry their grids. */
+bool rp_matrix_grids(const cJSON *doc);
+
 /** rp_matrix_doc - a new document for @cfg, @rounds rounds, no ranks or
  *  cells yet; NULL on no memory. */
 cJSON *rp_matrix_doc(const struct rp_config *cfg, uint32_t rounds);
@@ -41,8 +53,9 @@ cJSON *rp_matrix_cells(cJSON *doc);
 int rp_matrix_analyse(cJSON *doc);
 
 /** rp_matrix_text - the tables for people: per table the throughput and
- *  the latency matrix, failures, outliers and bad nodes. */
-void rp_matrix_text(FILE *f, const cJSON *doc);
+ *  the latency matrix (up to RP_MATRIX_GRID_RANKS ranks), failures,
+ *  outliers and bad nodes. Return: 0 or -ENOMEM. */
+int rp_matrix_text(FILE *f, const cJSON *doc);
 
 /** rp_matrix_csv - a row per cell and result: the pair's columns, then
  *  the one-pair CSV's columns. Return: 0 or -errno. */

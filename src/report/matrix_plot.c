@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/matrix.h"
@@ -49,21 +50,30 @@ static double goodness(double v, double med, bool high_bad)
 	return (ratio - RATIO_LOW) / (1.0 - RATIO_LOW);
 }
 
-static bool listed(const cJSON *list, int i, int j, const char *metric)
+/* The pairs of @list (of @metric, or any) as n x n flags, OR-ed into @f
+ * with @bit: one pass over the list, not one per cell. */
+static void flag_pairs(unsigned char *f, int n, const cJSON *list,
+		       const char *metric, unsigned char bit)
 {
 	const cJSON *x;
 	const char *mm;
+	size_t i, j;
 
 	cJSON_ArrayForEach(x, list)
 	{
 		mm = cJSON_GetStringValue(GET(x, "metric"));
-		if (cJSON_GetNumberValue(GET(x, "client")) == i &&
-		    cJSON_GetNumberValue(GET(x, "server")) == j &&
+		i = rp_matrix_rank_index(cJSON_GetNumberValue(GET(x, "client")),
+					 (size_t)n);
+		j = rp_matrix_rank_index(cJSON_GetNumberValue(GET(x, "server")),
+					 (size_t)n);
+		if (i < (size_t)n && j < (size_t)n &&
 		    (!metric || (mm && !strcmp(mm, metric))))
-			return true;
+			f[i * (size_t)n + j] |= bit;
 	}
-	return false;
 }
+
+#define FLAG_FAILED  1
+#define FLAG_OUTLIER 2
 
 /* One heatmap: the grid @key of @tab with its top left at (@x, @y). */
 struct map {
@@ -74,10 +84,9 @@ struct map {
 	int n;
 };
 
-static void map_cell(FILE *f, const struct map *m, int i, int j)
+static void map_cell(FILE *f, const struct map *m, int i, int j, const cJSON *v,
+		     unsigned char flags)
 {
-	const cJSON *v = cJSON_GetArrayItem(
-		cJSON_GetArrayItem(GET(m->tab, m->key), i), j);
 	double med = cJSON_GetNumberValue(GET(m->tab, m->med_key));
 	double x = m->x + j * m->cell, y = m->y + i * m->cell;
 	char fill[16] = "#f4f4f4", num[32];
@@ -85,15 +94,14 @@ static void map_cell(FILE *f, const struct map *m, int i, int j)
 	if (cJSON_IsNumber(v) && !isnan(med))
 		ramp(goodness(v->valuedouble, med, m->high_bad), fill,
 		     sizeof(fill));
-	else if (i != j && listed(GET(m->tab, "failed"), i, j, NULL))
+	else if (i != j && (flags & FLAG_FAILED))
 		snprintf(fill, sizeof(fill), "#555555");
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		"height=\"%.1f\" fill=\"%s\"%s/>\n",
 		x, y, m->cell, m->cell, fill,
-		listed(GET(m->tab, "outliers"), i, j, m->metric)
-			? " stroke=\"#000\" stroke-width=\"2\""
-			: " stroke=\"#fff\" stroke-width=\"0.5\"");
+		flags & FLAG_OUTLIER ? " stroke=\"#000\" stroke-width=\"2\""
+				     : " stroke=\"#fff\" stroke-width=\"0.5\"");
 	if (!strcmp(fill, "#555555"))
 		rp_svg_text(f, x + m->cell / 2, y + m->cell * 0.7,
 			    "class=\"tick\" text-anchor=\"middle\" "
@@ -124,23 +132,47 @@ static void map_labels(FILE *f, const struct map *m)
 	}
 }
 
-static void map_draw(FILE *f, const struct map *m)
+/* Every cell of the map, rows and their entries walked in order. */
+static int map_cells(FILE *f, const struct map *m)
+{
+	size_t n = (size_t)m->n;
+	unsigned char *flags = calloc(n ? n * n : 1, 1);
+	const cJSON *row, *v;
+	int i, j;
+
+	if (!flags)
+		return -ENOMEM;
+	flag_pairs(flags, m->n, GET(m->tab, "failed"), NULL, FLAG_FAILED);
+	flag_pairs(flags, m->n, GET(m->tab, "outliers"), m->metric,
+		   FLAG_OUTLIER);
+	row = GET(m->tab, m->key) ? GET(m->tab, m->key)->child : NULL;
+	for (i = 0; i < m->n; i++, row = row ? row->next : NULL) {
+		v = cJSON_IsArray(row) ? row->child : NULL;
+		for (j = 0; j < m->n; j++, v = v ? v->next : NULL)
+			map_cell(f, m, i, j, v, flags[(size_t)i * n + j]);
+	}
+	free(flags);
+	return 0;
+}
+
+static int map_draw(FILE *f, const struct map *m)
 {
 	const cJSON *med = GET(m->tab, m->med_key);
 	char line[96];
-	int i, j;
+	int err;
 
 	rp_svg_text(f, m->x, m->y - 24, "class=\"axis\"", m->title);
 	map_labels(f, m);
-	for (i = 0; i < m->n; i++)
-		for (j = 0; j < m->n; j++)
-			map_cell(f, m, i, j);
+	err = map_cells(f, m);
+	if (err)
+		return err;
 	if (cJSON_IsNumber(med))
 		snprintf(line, sizeof(line), "median %.3g %s", med->valuedouble,
 			 m->unit);
 	else
 		snprintf(line, sizeof(line), "not measured");
 	rp_svg_text(f, m->x, m->y + m->n * m->cell + 20, "class=\"why\"", line);
+	return 0;
 }
 
 /* The colour scale, once, at the foot. */
@@ -170,7 +202,7 @@ static double table_height(double cell, int n)
 	return TOP + n * cell + BELOW;
 }
 
-static void draw_table(FILE *f, const cJSON *tab, double y, double cell, int n)
+static int draw_table(FILE *f, const cJSON *tab, double y, double cell, int n)
 {
 	struct map tp = { tab,
 			  "throughput_gbps",
@@ -193,11 +225,10 @@ static void draw_table(FILE *f, const cJSON *tab, double y, double cell, int n)
 
 	rp_matrix_label(tab, label, sizeof(label));
 	rp_svg_text(f, 20, y + 16, "class=\"title\"", label);
-	map_draw(f, &tp);
-	map_draw(f, &lat);
+	return map_draw(f, &tp) || map_draw(f, &lat) ? -ENOMEM : 0;
 }
 
-static void draw(FILE *f, const cJSON *doc)
+static int draw(FILE *f, const cJSON *doc)
 {
 	const cJSON *m = GET(doc, "matrix"), *tab;
 	int n = cJSON_GetArraySize(GET(m, "ranks"));
@@ -216,23 +247,34 @@ static void draw(FILE *f, const cJSON *doc)
 	rp_svg_text(f, 20, 40, "class=\"subtitle\"", sub);
 	cJSON_ArrayForEach(tab, GET(m, "tables"))
 	{
-		draw_table(f, tab, y, cell, n);
+		if (draw_table(f, tab, y, cell, n))
+			return -ENOMEM;
 		y += th;
 	}
 	legend(f, 20, y + 10);
 	rp_svg_end(f);
+	return 0;
 }
 
 int rp_matrix_plot(const char *path, const cJSON *doc, struct rp_err *why)
 {
-	FILE *f = fopen(path, "w");
-	int err = 0;
+	FILE *f;
+	int err;
 
+	if (!rp_matrix_grids(doc))
+		return rp_errf(
+			why, -E2BIG,
+			"%d ranks: the heatmaps are drawn up to %d ranks "
+			"and %u cells in all (the text and CSV list "
+			"every pair)",
+			cJSON_GetArraySize(GET(GET(doc, "matrix"), "ranks")),
+			RP_MATRIX_GRID_RANKS, RP_MATRIX_GRID_CELLS);
+	f = fopen(path, "w");
 	if (!f)
 		return rp_errf(why, -errno, "cannot write %s: %s", path,
 			       strerror(errno));
-	draw(f, doc);
-	if (ferror(f))
+	err = draw(f, doc);
+	if (!err && ferror(f))
 		err = -EIO;
 	if (fclose(f) && !err)
 		err = -errno;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/units.h"
@@ -21,15 +22,35 @@ static const char *str_of(const cJSON *o, const char *k, const char *dflt)
 	return cJSON_IsString(v) ? v->valuestring : dflt;
 }
 
-/* @rank's host, or "?" (rp_matrix_rank_index: none, or no such rank). */
-static const char *host_of(const cJSON *doc, double rank)
-{
-	const cJSON *ranks = GET(GET(doc, "matrix"), "ranks");
-	size_t n = (size_t)cJSON_GetArraySize(ranks);
-	size_t i = rp_matrix_rank_index(rank, n);
+/* Every rank's host, indexed once (a lookup by rank in the cJSON list
+ * would walk it: ranks x lookups). */
+struct hosts {
+	const char **name;
+	size_t n;
+};
 
-	return i < n ? str_of(cJSON_GetArrayItem(ranks, (int)i), "host", "?")
-		     : "?";
+static int hosts_index(const cJSON *doc, struct hosts *h)
+{
+	const cJSON *r;
+	size_t i = 0;
+
+	h->n = (size_t)cJSON_GetArraySize(GET(GET(doc, "matrix"), "ranks"));
+	h->name = calloc(h->n ? h->n : 1, sizeof(*h->name));
+	if (!h->name)
+		return -ENOMEM;
+	cJSON_ArrayForEach(r, GET(GET(doc, "matrix"), "ranks"))
+	{
+		h->name[i++] = str_of(r, "host", "?");
+	}
+	return 0;
+}
+
+/* @rank's host, or "?" (rp_matrix_rank_index: none, or no such rank). */
+static const char *host_of(const struct hosts *h, double rank)
+{
+	size_t i = rp_matrix_rank_index(rank, h->n);
+
+	return i < h->n ? h->name[i] : "?";
 }
 
 /* "tcp write 64 KiB q16" (and "at 200000 ops/s" in an open loop). */
@@ -76,60 +97,93 @@ static void ranks_text(FILE *f, const cJSON *doc)
 	}
 }
 
-/* Whether the pair (i, j) of @tab failed. */
-static bool failed_at(const cJSON *tab, int i, int j)
+/* Which pairs of @tab failed, as n x n flags (@n ranks). */
+static unsigned char *failed_flags(const cJSON *tab, size_t n)
 {
-	const cJSON *x;
+	unsigned char *f = calloc(n ? n * n : 1, 1);
+	const cJSON *x, *list = GET(tab, "failed");
+	size_t i, j;
 
-	cJSON_ArrayForEach(
-		x, GET(tab,
-		       "failed")) if (cJSON_GetNumberValue(GET(x, "client")) ==
-					      i &&
-				      cJSON_GetNumberValue(GET(x, "server")) ==
-					      j) return true;
-	return false;
+	if (!f)
+		return NULL;
+	cJSON_ArrayForEach(x, list)
+	{
+		i = rp_matrix_rank_index(cJSON_GetNumberValue(GET(x, "client")),
+					 n);
+		j = rp_matrix_rank_index(cJSON_GetNumberValue(GET(x, "server")),
+					 n);
+		if (i < n && j < n)
+			f[i * n + j] = 1;
+	}
+	return f;
 }
 
-static void grid_text(FILE *f, const cJSON *doc, const cJSON *tab,
+/* What an unmeasured cell (i, j) shows. */
+static const char *unmeasured(const unsigned char *failed, int n, int i, int j)
+{
+	if (i == j)
+		return "-";
+	return failed && j < n && failed[i * n + j] ? "FAILED" : "n/a";
+}
+
+static void grid_row(FILE *f, const cJSON *row, int i, int n,
+		     const unsigned char *failed)
+{
+	const cJSON *v = cJSON_IsArray(row) ? row->child : NULL;
+	int j;
+
+	for (j = 0; j < n; j++, v = v ? v->next : NULL)
+		if (cJSON_IsNumber(v))
+			fprintf(f, " %8.2f", v->valuedouble);
+		else
+			fprintf(f, " %8s", unmeasured(failed, n, i, j));
+}
+
+static void grid_text(FILE *f, const struct hosts *h, const cJSON *tab,
 		      const char *key, const char *what, const char *med_key)
 {
 	const cJSON *g = GET(tab, key), *row, *v;
 	int n = cJSON_GetArraySize(g), i, j;
+	unsigned char *failed;
 
-	fprintf(f, "%s\n  %-16s", what, "client \\ server");
-	for (j = 0; j < n; j++)
-		fprintf(f, " %8d", j);
-	fputc('\n', f);
-	for (i = 0; i < n; i++) {
-		row = cJSON_GetArrayItem(g, i);
-		fprintf(f, "  %-4d %-11.11s", i, host_of(doc, i));
-		for (j = 0; j < n; j++) {
-			v = cJSON_GetArrayItem(row, j);
-			if (cJSON_IsNumber(v))
-				fprintf(f, " %8.2f", v->valuedouble);
-			else
-				fprintf(f, " %8s",
-					i == j		       ? "-"
-					: failed_at(tab, i, j) ? "FAILED"
-							       : "n/a");
-		}
+	fprintf(f, "%s\n", what);
+	if (!cJSON_IsArray(g))
+		fprintf(f,
+			"  (%zu ranks: the grid is drawn up to %d ranks and "
+			"%u entries; the pairs below)\n",
+			h->n, RP_MATRIX_GRID_RANKS, RP_MATRIX_GRID_CELLS);
+	failed = cJSON_IsArray(g) ? failed_flags(tab, (size_t)n) : NULL;
+	if (cJSON_IsArray(g)) {
+		fprintf(f, "  %-16s", "client \\ server");
+		for (j = 0; j < n; j++)
+			fprintf(f, " %8d", j);
 		fputc('\n', f);
 	}
+	i = 0;
+	g = failed ? g : NULL; /* no grid, or no memory for its flags */
+	cJSON_ArrayForEach(row, g)
+	{
+		fprintf(f, "  %-4d %-11.11s", i, host_of(h, i));
+		grid_row(f, row, i, n, failed);
+		fputc('\n', f);
+		i++;
+	}
+	free(failed);
 	v = GET(tab, med_key);
 	if (cJSON_IsNumber(v))
 		fprintf(f, "  median %.2f\n", v->valuedouble);
 }
 
-static void pair_name(FILE *f, const cJSON *doc, const cJSON *x)
+static void pair_name(FILE *f, const struct hosts *h, const cJSON *x)
 {
 	double i = cJSON_GetNumberValue(GET(x, "client"));
 	double j = cJSON_GetNumberValue(GET(x, "server"));
 
-	fprintf(f, "%.0f -> %.0f (%s -> %s)", i, j, host_of(doc, i),
-		host_of(doc, j));
+	fprintf(f, "%.0f -> %.0f (%s -> %s)", i, j, host_of(h, i),
+		host_of(h, j));
 }
 
-static void findings_text(FILE *f, const cJSON *doc, const cJSON *tab,
+static void findings_text(FILE *f, const struct hosts *h, const cJSON *tab,
 			  double fraction)
 {
 	const cJSON *x;
@@ -138,14 +192,14 @@ static void findings_text(FILE *f, const cJSON *doc, const cJSON *tab,
 	cJSON_ArrayForEach(x, GET(tab, "failed"))
 	{
 		fprintf(f, "FAILED ");
-		pair_name(f, doc, x);
+		pair_name(f, h, x);
 		fprintf(f, ": %s\n", str_of(x, "error", "?"));
 	}
 	cJSON_ArrayForEach(x, GET(tab, "outliers"))
 	{
 		tp = !strcmp(str_of(x, "metric", ""), "throughput");
 		fprintf(f, "outlier ");
-		pair_name(f, doc, x);
+		pair_name(f, h, x);
 		fprintf(f, ": %s %.2f %s, %.2f x the median\n",
 			tp ? "throughput" : "latency p50",
 			cJSON_GetNumberValue(GET(x, "value")),
@@ -157,39 +211,44 @@ static void findings_text(FILE *f, const cJSON *doc, const cJSON *tab,
 		tp = !strcmp(str_of(x, "metric", ""), "throughput");
 		fprintf(f, "bad node: rank %.0f (%s): every pair's %s is %s\n",
 			cJSON_GetNumberValue(GET(x, "rank")),
-			host_of(doc, cJSON_GetNumberValue(GET(x, "rank"))),
+			host_of(h, cJSON_GetNumberValue(GET(x, "rank"))),
 			tp ? "throughput" : "latency",
 			tp ? "below the fraction of the median"
 			   : "above the median / the fraction");
 	}
-	if (!cJSON_GetArraySize(GET(tab, "outliers")))
+	if (!GET(tab, "outliers") || !GET(tab, "outliers")->child)
 		fprintf(f,
 			"no outliers (throughput below %.2f x the median, "
 			"latency above the median / %.2f)\n",
 			fraction, fraction);
 }
 
-void rp_matrix_text(FILE *f, const cJSON *doc)
+int rp_matrix_text(FILE *f, const cJSON *doc)
 {
 	const cJSON *m = GET(doc, "matrix"), *tab;
 	double fraction = cJSON_GetNumberValue(GET(m, "outlier_fraction"));
+	struct hosts h;
 	char label[160];
 
+	if (hosts_index(doc, &h))
+		return -ENOMEM;
 	ranks_text(f, doc);
 	cJSON_ArrayForEach(tab, GET(m, "tables"))
 	{
 		rp_matrix_label(tab, label, sizeof(label));
 		fprintf(f, "\n== %s\n", label);
-		grid_text(f, doc, tab, "throughput_gbps", "throughput, Gb/s",
+		grid_text(f, &h, tab, "throughput_gbps", "throughput, Gb/s",
 			  "median_gbps");
-		grid_text(f, doc, tab, "latency_p50_us",
+		grid_text(f, &h, tab, "latency_p50_us",
 			  "unloaded latency p50, us", "median_latency_p50_us");
-		findings_text(f, doc, tab, fraction);
+		findings_text(f, &h, tab, fraction);
 	}
+	free(h.name);
+	return 0;
 }
 
 /* The pair's cells of a CSV row, each followed by a comma. */
-static void csv_pair(FILE *f, const cJSON *doc, const cJSON *c)
+static void csv_pair(FILE *f, const struct hosts *h, const cJSON *c)
 {
 	static const char *const keys[] = { "client", "server" };
 	size_t i;
@@ -198,7 +257,7 @@ static void csv_pair(FILE *f, const cJSON *doc, const cJSON *c)
 		rp_report_csv_cell(f, GET(c, keys[i]));
 		fputc(',', f);
 		rp_report_csv_str(
-			f, host_of(doc, cJSON_GetNumberValue(GET(c, keys[i]))));
+			f, host_of(h, cJSON_GetNumberValue(GET(c, keys[i]))));
 		fputc(',', f);
 	}
 	rp_report_csv_cell(f, GET(c, "round"));
@@ -216,8 +275,11 @@ int rp_matrix_csv(FILE *f, const cJSON *doc)
 					    "round",	   "cell_ok",
 					    "cell_error" };
 	const cJSON *c, *r, *results;
+	struct hosts h;
 	size_t i;
 
+	if (hosts_index(doc, &h))
+		return -ENOMEM;
 	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		fprintf(f, "%s,", head[i]);
 	rp_report_csv_header(f);
@@ -226,15 +288,16 @@ int rp_matrix_csv(FILE *f, const cJSON *doc)
 		results = GET(GET(c, "document"), "results");
 		cJSON_ArrayForEach(r, results)
 		{
-			csv_pair(f, doc, c);
+			csv_pair(f, &h, c);
 			rp_report_csv_row(f, r);
 		}
-		if (!cJSON_GetArraySize(results)) {
-			csv_pair(f, doc, c);
+		if (!results || !results->child) {
+			csv_pair(f, &h, c);
 			rp_report_csv_row(f, NULL);
 		}
 	}
-	return ferror(f) || fflush(f) ? -EIO : 0;
+	free(h.name);
+	return ferror(f) ? -EIO : 0;
 }
 
 int rp_matrix_output(const struct rp_config *cfg, const cJSON *doc)
@@ -258,9 +321,7 @@ int rp_matrix_output(const struct rp_config *cfg, const cJSON *doc)
 	else if (cfg->csv)
 		err = rp_matrix_csv(stdout, safe);
 	else
-		rp_matrix_text(stdout, safe);
-	if (err == -EIO && errno) /* rp_matrix_csv's own flush failed */
-		err = -errno;
+		err = rp_matrix_text(stdout, safe);
 	if (!cfg->json)
 		cJSON_Delete(safe);
 	chk = rp_report_out_check(stdout);

@@ -79,7 +79,8 @@ struct rp_report_doc {
 	struct rp_config cfg;
 	struct rp_result *res;
 	size_t n;
-	char host[256]; /* cfg.host points here */
+	char host[256];		/* cfg.host points here */
+	char error[RP_ERR_LEN]; /* the document's error message; "" if none */
 };
 
 /**

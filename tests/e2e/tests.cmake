@@ -29,6 +29,7 @@ set(RP_E2E_TESTS
 	matrix 300
 	file 120
 	zerocopy 180
+	report_bounds 300
 	outputs_lost 120
 	auth_gate 180
 	data_ports 300
