@@ -84,7 +84,8 @@ bool rp_safe_is_clean(const char *in)
 
 	while (s[i]) {
 		n = utf8_len(s + i);
-		if (!n || is_control(s + i, n) || i + n > RP_SAFE_MAX)
+		if (!n || is_control(s + i, n) ||
+		    i + n > RP_SAFE_MAX + RP_SAFE_TAIL)
 			return false;
 		i += n;
 	}
@@ -99,12 +100,15 @@ size_t rp_safe_text(char *out, size_t cap, const char *in)
 
 	if (!cap)
 		return 0;
+	n = strlen(in);
+	if (n < cap && rp_safe_is_clean(in)) { /* what this wrote stays so */
+		memcpy(out, in, n + 1);
+		return n;
+	}
 	while (s[i]) {
 		n = utf8_len(s + i);
-		if (i + (n ? n : 1) > RP_SAFE_MAX)
-			break;
 		k = shown(s + i, n, buf);
-		if (len + k >= cap)
+		if (len + k > RP_SAFE_MAX || len + k >= cap)
 			break;
 		memcpy(out + len, buf, k);
 		len += k;

@@ -12,9 +12,13 @@
  *   - a byte that does not start or continue a valid UTF-8 sequence
  *     (overlong forms, surrogates and code points past U+10FFFF included)
  *     becomes U+FFFD, one per byte;
- *   - at most RP_SAFE_MAX bytes of input are kept; a longer string is cut
- *     at a character boundary and ends in "..." and the count of bytes
- *     left out ("...[+1048320 bytes]").
+ *   - a string that needs any of that, or is longer than RP_SAFE_MAX +
+ *     RP_SAFE_TAIL bytes, keeps at most RP_SAFE_MAX bytes of its safe
+ *     form, cut at a character, and then "..." and the count of input
+ *     bytes left out ("...[+1048320 bytes]");
+ *   - a string already safe (valid, no control, at most RP_SAFE_MAX +
+ *     RP_SAFE_TAIL bytes) is kept as it is, so that what this wrote is
+ *     never changed again (a document read back gives itself).
  */
 #ifndef RP_CORE_SAFE_H
 #define RP_CORE_SAFE_H
@@ -24,7 +28,8 @@
 
 #include <cjson/cJSON.h>
 
-#define RP_SAFE_MAX 256 /* input bytes a string keeps */
+#define RP_SAFE_MAX  256 /* bytes of a string's safe form kept */
+#define RP_SAFE_TAIL 32	 /* room for the "...[+N bytes]" after them */
 
 /**
  * rp_safe_text - @in made safe (the rules above) into @out of @cap bytes,

@@ -74,12 +74,31 @@ static void test_long_cut(void **state)
 	assert_int_equal(len, RP_SAFE_MAX + strlen(want));
 	assert_string_equal(out + RP_SAFE_MAX, want);
 	assert_false(rp_safe_is_clean(in));
+	/* what it wrote is kept as it is: safe, within the tail's room */
+	assert_true(rp_safe_is_clean(out));
+	assert_int_equal(rp_safe_text(want, sizeof(want), "short"), 5);
 	/* a multi-byte character never split at the cut */
-	memset(in, 'h', RP_SAFE_MAX - 1);
-	memcpy(in + RP_SAFE_MAX - 1, "\xc3\xa9tail", 7);
+	memset(in, 'h', 300);
+	memcpy(in + RP_SAFE_MAX - 1, "\xc3\xa9", 2);
+	in[300] = '\0';
 	len = rp_safe_text(out, sizeof(out), in);
 	assert_int_equal(out[RP_SAFE_MAX - 1], '.');
-	assert_non_null(strstr(out, "[+6 bytes]"));
+	assert_non_null(strstr(out, "[+45 bytes]"));
+	/* clean but over the tail's room: cut as well */
+	assert_false(rp_safe_is_clean(in));
+	/* invalid bytes grow 3 times: the safe form is cut, and is then
+	 * clean, so a second pass gives it back unchanged */
+	memset(in, '\xff', 200);
+	in[200] = '\0';
+	len = rp_safe_text(out, sizeof(out), in);
+	assert_true(len <= RP_SAFE_MAX + RP_SAFE_TAIL);
+	assert_true(rp_safe_is_clean(out));
+	{
+		char again[sizeof(out)];
+
+		rp_safe_text(again, sizeof(again), out);
+		assert_string_equal(again, out);
+	}
 	/* every input byte a control: the worst growth still fits */
 	memset(in, '\x1b', n);
 	len = rp_safe_text(out, sizeof(out), in);
