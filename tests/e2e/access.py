@@ -17,7 +17,6 @@ Access control (--allow, --auth-key) against real server processes.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,9 +24,9 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2elib import (ERROR, HELLO, QUICK, USAGE_LINE, VERSION,  # noqa: E402
-                    Server, check, client, ctl_connect, free_port, main,
-                    message, parse_messages, read_to_eof, recv_message, run,
-                    wait_listening)
+                    LoudServer, Server, check, client, ctl_connect,
+                    free_port, main, message, parse_messages, read_to_eof,
+                    recv_message, run)
 
 AUTH = 11  # src/proto/proto.h RP_MSG_AUTH
 FAST = 5.0  # seconds: a refused client must not wait for a timeout
@@ -97,28 +96,6 @@ def ran(binary, port, args):
     return doc
 
 
-class LoudServer(Server):
-    """A server that logs: e2elib's Server passes --quiet."""
-
-    def start(self):
-        for _ in range(5):  # a free port can be taken again meanwhile
-            self.port = free_port()
-            self.errfile = tempfile.TemporaryFile(mode="w+")
-            self.proc = subprocess.Popen(
-                [self.binary, "-s", "-a", "127.0.0.1", "-p",
-                 str(self.port)] + self.extra,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=self.errfile)
-            if wait_listening(self.port, self.proc):
-                return self
-            self.stop()
-        check(False, "the server did not start: " + self.stderr())
-
-
-def log_lines(srv, word):
-    return [ln for ln in srv.stderr().splitlines() if word in ln]
-
-
 # ---- --allow -------------------------------------------------------------
 
 
@@ -136,7 +113,7 @@ def test_allow_refuses(binary):
         check(data == b"", "a refused peer got %r" % data[:100])
         time.sleep(0.2)
         check(srv.alive(), "the server died:\n" + srv.stderr())
-        lines = log_lines(srv, "refused: not in --allow")
+        lines = srv.lines("refused: not in --allow")
         check(len(lines) == 3, lambda: "want one log line per refused "
               "connection (3), got:\n" + srv.stderr())
         check(lines[0].startswith("rdmaperf server: 127.0.0.1:"),
@@ -162,7 +139,7 @@ def test_same_key(binary):
         host = doc["hosts"]["server"]
         check(isinstance(host, dict) and host.get("hostname"),
               "no server host after the proof: %r" % host)
-        check(not log_lines(srv, "refused"), srv.stderr())
+        check(not srv.lines("refused"), srv.stderr())
 
 
 def test_wrong_key(binary):
@@ -172,7 +149,7 @@ def test_wrong_key(binary):
         refused(binary, srv.port, ["--auth-key", k2],
                 ["authentication failed"], "auth")
         check(srv.alive(), "the server died:\n" + srv.stderr())
-        check(log_lines(srv, "refused: authentication failed"),
+        check(srv.lines("refused: authentication failed"),
               lambda: "the server did not log the refusal:\n" +
               srv.stderr())
 

@@ -46,10 +46,9 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import (ERROR, HELLO, QUICK, VERSION, Server,  # noqa: E402
-                    check, client, command, free_port, log, main, message,
-                    parse_messages, recv_message, start, finish,
-                    wait_listening)
+from e2elib import (ERROR, HELLO, QUICK, VERSION, LoudServer,  # noqa: E402
+                    check, client, log, main, message,
+                    parse_messages, recv_message, start, finish)
 
 AUTH = 11  # src/proto/proto.h RP_MSG_AUTH
 CTRL_TIMEOUT_S = 10  # src/run/run.h RP_CTRL_TIMEOUT_MS
@@ -62,25 +61,11 @@ KEY_BYTES = b"open sesame"
 KEYED_HELLO = {"proto": VERSION, "auth": "hmac-sha256", "nonce": "ab" * 32}
 
 
-class GateServer(Server):
-    """A keyed server that logs (e2elib's Server passes --quiet)."""
+class GateServer(LoudServer):
+    """A keyed server that logs."""
 
     def __init__(self, binary, extra=()):
         super().__init__(binary, ["--auth-key", KEY] + list(extra))
-
-    def start(self):
-        for _ in range(5):  # a free port can be taken again meanwhile
-            self.port = free_port()
-            self.errfile = tempfile.TemporaryFile(mode="w+")
-            self.proc = subprocess.Popen(
-                command(self.binary) + ["-s", "-a", "127.0.0.1", "-p",
-                                        str(self.port)] + self.extra,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=self.errfile)
-            if wait_listening(self.port, self.proc):
-                return self
-            self.stop()
-        check(False, "the server did not start: " + self.stderr())
 
 
 def peer(port, source="127.0.0.2"):

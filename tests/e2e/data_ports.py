@@ -28,43 +28,22 @@ import os
 import re
 import socket
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2elib  # noqa: E402
-from e2elib import (HELLO, VERSION, Background, Server, check,  # noqa
-                    client, free_port, log, main, spec_body, start,
-                    wait_listening)
+from e2elib import (HELLO, VERSION, Background, check, client,  # noqa
+                    log, main, spec_body)
 from faults_wire import (RawSession, Refused, closed_by_peer,  # noqa: E402
-                         data_connect, listening_ports, token_bytes)
+                         data_connect, token_bytes)
 
 SETUP_S = 2.0  # the bound on -P 128 --bidir's setup (the issue's)
 AUTH = 11  # src/proto/proto.h RP_MSG_AUTH
 
 
-class LoudServer(Server):
-    """A server that logs (e2elib's Server passes --quiet)."""
-
-    def start(self):
-        for _ in range(5):
-            self.port = free_port()
-            self.errfile = tempfile.TemporaryFile(mode="w+")
-            self.proc = subprocess.Popen(
-                e2elib.command(self.binary) +
-                ["-s", "-a", "127.0.0.1", "-p", str(self.port)] +
-                self.extra, stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=self.errfile)
-            if wait_listening(self.port, self.proc):
-                return self
-            self.stop()
-        check(False, "the server did not start: " + self.stderr())
-
-    def lines(self, word):
-        return [ln for ln in self.stderr().splitlines() if word in ln]
-
+class LoudServer(e2elib.LoudServer):
     def setup_seconds(self):
         """The setup times the server logged, in order."""
         return [float(m.group(1)) for m in re.finditer(
@@ -184,17 +163,6 @@ def test_allow_data_ports(binary):
         lines = srv.lines("refused: not in --allow")
         check(len(lines) >= 1 and "127.0.0.9" in lines[0],
               "the refusals are not logged:\n" + srv.stderr())
-
-
-def watch_data_port(pid, before, proc, within=10.0):
-    """The data port server @pid opens (one not in @before), or None."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline and proc.poll() is None:
-        new = listening_ports(pid) - before
-        if new:
-            return new.pop()
-        time.sleep(0.002)
-    return None
 
 
 def test_strays_cost_nothing(binary):

@@ -293,14 +293,16 @@ class Server:
         self.port = None
         self.errfile = None
 
+    quiet = True  # --quiet: no log lines (LoudServer keeps them)
+
     def start(self):
         for _ in range(5):  # a free port can be taken again meanwhile
             self.port = free_port()
             self.errfile = tempfile.TemporaryFile(mode="w+")
             self.proc = subprocess.Popen(
                 command(self.binary) +
-                ["-s", "-a", "127.0.0.1", "-p", str(self.port), "--quiet"] +
-                self.extra,
+                ["-s", "-a", "127.0.0.1", "-p", str(self.port)] +
+                (["--quiet"] if self.quiet else []) + self.extra,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=self.errfile)
             if wait_listening(self.port, self.proc):
@@ -344,6 +346,16 @@ class Server:
             self.errfile.close()
             self.errfile = None
         return False
+
+
+class LoudServer(Server):
+    """A server that logs, for tests that read its log."""
+
+    quiet = False
+
+    def lines(self, word):
+        """The log lines that hold @word."""
+        return [ln for ln in self.stderr().splitlines() if word in ln]
 
 
 # ---- raw control protocol ----------------------------------------------
