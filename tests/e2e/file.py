@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -329,8 +330,10 @@ def test_errors(binary):
 
 
 def digest(path):
+    """What a run must leave as it was: the bytes, the size, the mtime."""
     with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest(), os.path.getsize(path)
+        return (hashlib.sha256(f.read()).hexdigest(), os.path.getsize(path),
+                os.stat(path).st_mtime_ns)
 
 
 def refused_at_once(binary, path, op, words, within=5.0, extra=()):
@@ -362,13 +365,42 @@ def test_symlink_never_followed(binary):
         refused_at_once(binary, dangling, "W", [dangling])
         check(not os.path.exists(os.path.join(d, "made-by-the-link")),
               "a write created the file a dangling link names")
+        # a target long enough for the region, and more streams
+        with open(victim, "wb") as f:
+            f.write(os.urandom(REGION))
+        before = digest(victim)
+        for op in ("W", "R"):
+            refused_at_once(binary, link, op, ["symbolic link"],
+                            extra=["-P", "3"])
+            check(digest(victim) == before, "-o %s -P 3 through a link "
+                  "changed its target" % op)
+
+
+def test_hard_link_never_written(binary):
+    """[39.1] a hard link planted at PATH (O_NOFOLLOW does not see one):
+    a write is refused, naming the links, the file unchanged under both
+    names; a read of it runs."""
+    with scratch() as d:
+        victim = os.path.join(d, "victim")
+        with open(victim, "wb") as f:
+            f.write(os.urandom(REGION))
+        before = digest(victim)
+        link = os.path.join(d, "bench")
+        os.link(victim, link)
+        refused_at_once(binary, link, "W", [link, "hard links"])
+        check(digest(victim) == before, "a write through a hard link "
+              "changed the file")
+        file_json(binary, link, ["-o", "R", "-S", "64K", "--buffered"])
+        check(digest(victim) == before, "a read through a hard link "
+              "changed the file")
 
 
 def test_read_never_writes(binary):
     """[39.2] -o read on an existing 27-byte file with a region of 4 MiB:
     refused naming both sizes, the file unchanged; on a file long enough
-    (random bytes): it runs, --verify or not, and the file's bytes are the
-    same after (the pattern was written over them)."""
+    (random bytes): it runs, --verify or not, -P 3 or a region shorter
+    than the file, and its bytes, size and mtime are the same after (the
+    pattern was written over them); a file on a read-only mount reads."""
     with scratch() as d:
         short = os.path.join(d, "short")
         with open(short, "wb") as f:
@@ -384,29 +416,79 @@ def test_read_never_writes(binary):
         file_json(binary, full, ["-o", "R", "-S", "64K", "--buffered"])
         check(digest(full) == before, "a read wrote to a file it did not "
               "create")
+        # the streams past the first open it too, read-only; a region
+        # shorter than the file reads its start
+        file_json(binary, full, ["-o", "R", "-S", "64K", "--buffered",
+                                 "-P", "3", "--random"])
+        check(digest(full) == before, "a read of 3 streams wrote to it")
+        r = run(binary, ["-x", "file:" + full, "-o", "R", "-S", "4K",
+                         "--buffered", "--file-size", "1M"] + QUICK)
+        check(r.rc == 0, lambda: "a region shorter than the file:\n" +
+              r.describe())
+        check(digest(full) == before, "a read of a short region wrote")
+        # a region of the default 1 GiB: the 4 MiB file is too short
+        refused_at_once(binary, full, "R", [str(REGION) + " bytes",
+                                            str(1 << 30)], extra=[
+                                                "--file-size", "1G"])
+        check(digest(full) == before, "a refused read changed the file")
         r = run(binary, ["-x", "file:" + full, "-o", "R", "-S", "64K",
                          "--buffered", "--verify", "--json"] + QUICK_FILE)
         check(r.rc == 1 and r.json()["error"]["code"] == "verify",
               lambda: "random bytes read with --verify: want the verify "
               "errors reported:\n" + r.describe())
         check(digest(full) == before, "a --verify read wrote to the file")
+    # a file on a read-only mount reads: nothing opens it for writing
+    with mounted("tmpfs", "size=8m") as m:
+        if m is None:
+            return
+        path = os.path.join(m, "data")
+        with open(path, "wb") as f:
+            f.write(os.urandom(REGION))
+        before = digest(path)
+        r = subprocess.run(["mount", "-o", "remount,ro", m],
+                           capture_output=True, text=True)
+        if r.returncode:
+            skip_case("cannot remount read-only: " + r.stderr.strip())
+            return
+        file_json(binary, path, ["-o", "R", "-S", "64K", "--buffered",
+                                 "-P", "2"])
+        check(digest(path) == before, "the read-only file changed")
 
 
 def test_not_a_file_refused(binary):
     """[39 smaller] a FIFO (it ran until the stall bound), a directory, a
-    character device, a socket: refused at once, naming what it is."""
+    character device, a socket: refused at once, naming what it is, and
+    never opened (a FIFO's waiting writer is still waiting)."""
     with scratch() as d:
         fifo = os.path.join(d, "fifo")
         os.mkfifo(fifo)
         for op in ("W", "R"):
             refused_at_once(binary, fifo, op, ["a FIFO"], within=5.0)
+        # never opened: a writer waiting for a reader is still waiting
+        writer = subprocess.Popen([sys.executable, "-c",
+                                   "import os, sys; print(flush=True); "
+                                   "os.open(sys.argv[1], os.O_WRONLY)",
+                                   fifo], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            writer.stdout.readline()
+            time.sleep(0.5)  # into its open(), which waits for a reader
+            for op in ("W", "R"):
+                refused_at_once(binary, fifo, op, ["a FIFO"])
+            check(writer.poll() is None, "rdmaperf opened the FIFO (its "
+                  "writer's open returned)")
+        finally:
+            writer.kill()
+            writer.wait()
+            writer.stdout.close()
         refused_at_once(binary, d, "R", ["a directory"])
         refused_at_once(binary, "/dev/null", "W", ["a character device"])
         sock = os.path.join(d, "sock")
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             s.bind(sock)
-            refused_at_once(binary, sock, "R", [sock])
+            for op in ("W", "R"):
+                refused_at_once(binary, sock, op, [sock, "a socket"])
         finally:
             s.close()
 
@@ -474,8 +556,9 @@ if __name__ == "__main__":
         ("bad_values", test_bad_values),
         ("errors", test_errors),
         ("mixed_with_tcp", test_mixed_with_tcp),
-    ("symlink_never_followed", test_symlink_never_followed),
-    ("read_never_writes", test_read_never_writes),
-    ("not_a_file_refused", test_not_a_file_refused),
-    ("file_size_bound", test_file_size_bound),
+        ("symlink_never_followed", test_symlink_never_followed),
+        ("hard_link_never_written", test_hard_link_never_written),
+        ("read_never_writes", test_read_never_writes),
+        ("not_a_file_refused", test_not_a_file_refused),
+        ("file_size_bound", test_file_size_bound),
     ])

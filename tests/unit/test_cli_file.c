@@ -129,12 +129,33 @@ static void test_rejects(void **state)
 	}
 }
 
+/* --file-size: the message names the bound the check holds (1024T: the
+ * size parser has no P), and the bound itself is taken (issue 39). */
+static void test_file_size_bound(void **state)
+{
+	const char *refused[] = { "1P", "1025T", "0" };
+	size_t i;
+
+	(void)state;
+	if (!have_file())
+		skip();
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_int_equal(
+			PARSE("-x", "file:/tmp/f", "--file-size", refused[i]),
+			-EINVAL);
+		assert_non_null(strstr(err, "from 1 to 1024T"));
+	}
+	assert_int_equal(PARSE("-x", "file:/tmp/f", "--file-size", "1024T"), 0);
+	assert_int_equal(cfg.params.file_size, 1ULL << 50);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_local_without_client),
 		cmocka_unit_test(test_mixed_list),
 		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_file_size_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

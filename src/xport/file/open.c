@@ -5,9 +5,15 @@
  * (the owner) does all of it; the other streams open what it made.
  *
  * PATH is never followed through a symbolic link (a link planted in a
- * shared directory must not aim a write at another file), and only a
- * regular file or a block device is taken, checked on the descriptor. A
- * read never writes to a file it did not create: it reads what is there.
+ * shared directory must not aim a write at another file), a write never
+ * goes to a file of several names (a planted hard link), and only a
+ * regular file or a block device is taken: what is at PATH is looked at
+ * without opening it (O_PATH), then that inode is opened and checked on
+ * the descriptor. A read never writes to a file it did not create: it
+ * opens it read-only and reads what is there. A symbolic link in PATH's
+ * directories is followed, as every program does (/var/run, a mount
+ * elsewhere); in a sticky world-writable directory the kernel's
+ * fs.protected_symlinks guards those.
  *
  * Nothing is left behind on failure: PATH is created without O_DIRECT,
  * which is then asked for with fcntl (a filesystem without it says EINVAL
@@ -16,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,48 +85,79 @@ static int have_bytes(struct file_stream *f, const struct stat *st,
 	return 0;
 }
 
-/* Open PATH with @flags, never through a symbolic link at PATH (O_NOFOLLOW;
- * O_CREAT | O_EXCL never follows one either), never waiting on a FIFO
- * (O_NONBLOCK, dropped once the descriptor is known to be a file), and
- * take only a regular file or a block device (fstat on the descriptor, so
- * nothing can be swapped in between). Return: 0, -ENOENT untold (the
- * caller may create it), or -errno with the reason in the stream. */
-static int open_checked(struct file_stream *f, int flags, struct stat *st)
+/* Refused, with the reason in the stream, unless @st is a regular file's
+ * or a block device's. */
+static int refuse_kind(struct file_stream *f, const struct stat *st)
 {
-	const char *kind;
-	int fl;
+	const char *kind = kind_refused(st->st_mode);
 
-	f->fd = open(f->path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		     0644);
-	if (f->fd < 0 && errno == ENOENT && !(flags & O_CREAT))
-		return -ENOENT;
-	if (f->fd < 0 && errno == ELOOP)
+	if (S_ISLNK(st->st_mode))
 		return rp_stream_fail(&f->base, -ELOOP,
 				      "%s: it is a symbolic link, which the "
 				      "file transport never follows: give "
 				      "the file's own path",
 				      f->path);
-	if (f->fd < 0 && errno == ENXIO) /* a FIFO without a reader */
-		return rp_stream_fail(&f->base, -EINVAL,
-				      "%s: it is a FIFO: give a regular file "
-				      "or a block device",
-				      f->path);
-	if (f->fd < 0)
-		return fail_errno(f, -errno,
-				  flags & O_CREAT ? "cannot create it"
-						  : "cannot open it");
-	if (fstat(f->fd, st))
-		return fail_errno(f, -errno, "cannot look at it");
-	kind = kind_refused(st->st_mode);
 	if (kind)
 		return rp_stream_fail(&f->base, -EINVAL,
 				      "%s: it is %s: give a regular file or a "
 				      "block device",
 				      f->path, kind);
+	return 0;
+}
+
+/* f->fd, just opened, is the file @at was taken from (the descriptor's
+ * fstat in @st), and blocking again. */
+static int opened_same(struct file_stream *f, const struct stat *at,
+		       struct stat *st)
+{
+	int fl;
+
+	if (fstat(f->fd, st))
+		return fail_errno(f, -errno, "cannot look at it");
+	if (st->st_dev != at->st_dev || st->st_ino != at->st_ino)
+		return rp_stream_fail(&f->base, -EBUSY,
+				      "%s: it was replaced while it was being "
+				      "opened: try again",
+				      f->path);
 	fl = fcntl(f->fd, F_GETFL);
 	if (fl < 0 || fcntl(f->fd, F_SETFL, fl & ~O_NONBLOCK))
 		return fail_errno(f, -errno, "cannot set it blocking");
 	return 0;
+}
+
+/* Open the existing PATH with @flags (O_RDONLY or O_RDWR), never through
+ * a symbolic link at PATH, and only a regular file or a block device. What
+ * is there is looked at first without opening it (O_PATH | O_NOFOLLOW: the
+ * open of a FIFO may wake its writer, a device's may act, a watchdog's arms
+ * it), then that very inode is opened (its /proc/self/fd link; by PATH
+ * again where there is no /proc, O_NOFOLLOW | O_NONBLOCK, and refused if it
+ * is another file by then). Return: 0 with the descriptor's fstat in @st,
+ * -ENOENT untold (the caller may create it), or -errno with the reason in
+ * the stream. */
+static int open_existing(struct file_stream *f, int flags, struct stat *st)
+{
+	char self[32];
+	struct stat at;
+	int pfd = open(f->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int err;
+
+	if (pfd < 0)
+		return errno == ENOENT
+			       ? -ENOENT
+			       : fail_errno(f, -errno, "cannot open it");
+	err = fstat(pfd, &at) ? fail_errno(f, -errno, "cannot look at it")
+			      : refuse_kind(f, &at);
+	if (!err) {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+		f->fd = open(self, flags | O_NONBLOCK | O_CLOEXEC);
+		if (f->fd < 0 && errno == ENOENT) /* no /proc here */
+			f->fd = open(f->path, flags | O_NOFOLLOW | O_NONBLOCK |
+						      O_CLOEXEC);
+		if (f->fd < 0)
+			err = fail_errno(f, -errno, "cannot open it");
+	}
+	close(pfd);
+	return err ? err : opened_same(f, &at, st);
 }
 
 /* The region exists in full: allocated where the filesystem can (as fio
@@ -160,31 +198,44 @@ static int set_direct(struct file_stream *f)
 	return fail_errno(f, -errno, "cannot set O_DIRECT");
 }
 
-/* A new PATH of the region's size, this test's own (removed at close). */
+/* A new PATH of the region's size, this test's own (removed at close):
+ * O_CREAT | O_EXCL makes a file or fails (EEXIST, untold), and never
+ * follows a link, dangling or not. */
 static int create_owned(struct file_stream *f)
 {
 	struct stat st;
-	int err = open_checked(f, O_RDWR | O_CREAT | O_EXCL, &st);
 
-	if (err)
-		return err;
+	f->fd = open(f->path,
+		     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (f->fd < 0 && errno == EEXIST)
+		return -EEXIST;
+	if (f->fd < 0)
+		return fail_errno(f, -errno, "cannot create it");
 	f->created = true;
+	if (fstat(f->fd, &st))
+		return fail_errno(f, -errno, "cannot look at it");
 	return size_region(f, &st, 0);
 }
 
 /* A read: what is there is read, and a file this test did not create is
  * never written (no pattern, no growth): read-only, and refused when it
- * is shorter than the region. Only a file it creates is filled. */
+ * is shorter than the region. Only a file it creates is filled (one that
+ * appears between the look and the create is read as it is). */
 static int open_for_read(struct file_stream *f, bool *fill)
 {
 	struct stat st;
 	uint64_t have = 0;
-	int err = open_checked(f, O_RDONLY, &st);
+	int err = open_existing(f, O_RDONLY, &st);
 
 	if (err == -ENOENT) {
-		*fill = true;
-		return create_owned(f);
+		err = create_owned(f);
+		*fill = err == 0;
+		if (err != -EEXIST)
+			return err;
+		err = open_existing(f, O_RDONLY, &st);
 	}
+	if (err == -ENOENT) /* came and went: not ours to guess */
+		return fail_errno(f, err, "cannot open it");
 	if (!err)
 		err = have_bytes(f, &st, &have);
 	if (err || have >= f->region)
@@ -198,6 +249,20 @@ static int open_for_read(struct file_stream *f, bool *fill)
 			      (unsigned long long)f->region);
 }
 
+/* A regular file of more than one name (a hard link, which O_NOFOLLOW does
+ * not see) is refused for a write: a link planted in a shared directory
+ * would aim the write at the file under its other names. */
+static int one_name(struct file_stream *f, const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode) || st->st_nlink <= 1)
+		return 0;
+	return rp_stream_fail(&f->base, -EMLINK,
+			      "%s: the file has %ju names (hard links): a "
+			      "write test would change it under all of them: "
+			      "give a file of its own",
+			      f->path, (uintmax_t)st->st_nlink);
+}
+
 /* A write: PATH created, or the file or device there opened and its
  * region sized. */
 static int open_for_write(struct file_stream *f)
@@ -208,21 +273,22 @@ static int open_for_write(struct file_stream *f)
 
 	if (err != -EEXIST)
 		return err;
-	rp_err_clear(&f->base.err);
-	err = open_checked(f, O_RDWR, &st);
+	err = open_existing(f, O_RDWR, &st);
 	if (err == -ENOENT) /* gone between the two: not ours to guess */
 		return fail_errno(f, err, "cannot open it");
+	if (!err)
+		err = one_name(f, &st);
 	if (!err)
 		err = have_bytes(f, &st, &have);
 	return err ? err : size_region(f, &st, have);
 }
 
 /* Another stream's descriptor of what the owner opened, under the same
- * rules; read-only for a read of a file this test did not create. */
+ * rules; read-only for a read. */
 static int open_other(struct file_stream *f)
 {
 	struct stat st;
-	int err = open_checked(
+	int err = open_existing(
 		f, f->base.spec.op == RP_OP_READ ? O_RDONLY : O_RDWR, &st);
 
 	return err == -ENOENT ? fail_errno(f, err, "cannot open it") : err;
