@@ -227,6 +227,8 @@ int rp_load_parse(const struct rp_loader *l, cJSON **out)
 	free(text);
 	if (l->records)
 		*l->records = len / RP_LOAD_RECORD_BYTES + RP_LOAD_RECORDS_MIN;
+	if (l->bytes)
+		*l->bytes = len;
 	return err;
 }
 
@@ -381,11 +383,32 @@ static int host_dup(const cJSON *h, cJSON **out)
 	return *out ? 0 : -ENOMEM;
 }
 
+/*
+ * The hosts, once: the document has one of each, and every result points
+ * at the first result's copies (a copy per result would cost results x
+ * hosts, 4096 x whatever a hand-made "hosts" holds); only the first owns
+ * them (rp_report_doc_free).
+ */
+static int hosts_read(const cJSON *hosts, struct rp_report_doc *doc)
+{
+	struct rp_result *r0 = &doc->res[0];
+	size_t i;
+	int err;
+
+	err = host_dup(rp_load_get(hosts, "client"), &r0->client_host);
+	if (!err)
+		err = host_dup(rp_load_get(hosts, "server"), &r0->server_host);
+	for (i = 1; !err && i < doc->n; i++) {
+		doc->res[i].client_host = r0->client_host;
+		doc->res[i].server_host = r0->server_host;
+	}
+	return err;
+}
+
 static int results_read(struct rp_loader *l, const cJSON *root,
 			struct rp_report_doc *doc)
 {
 	const cJSON *a = rp_load_get(root, "results"), *e;
-	const cJSON *hosts = rp_load_get(root, "hosts");
 	size_t n = (size_t)cJSON_GetArraySize(a);
 	int err = 0;
 
@@ -404,14 +427,9 @@ static int results_read(struct rp_loader *l, const cJSON *root,
 		err = rp_load_result(l, e, &doc->cfg, r);
 		if (err) /* its reason is in l->why */
 			return err;
-		err = host_dup(rp_load_get(hosts, "client"), &r->client_host);
-		if (!err)
-			err = host_dup(rp_load_get(hosts, "server"),
-				       &r->server_host);
-		if (err)
-			return rp_errf(l->why, err, "%s: out of memory",
-				       l->path);
 	}
+	if (doc->n && hosts_read(rp_load_get(root, "hosts"), doc))
+		return rp_errf(l->why, -ENOMEM, "%s: out of memory", l->path);
 	return 0;
 }
 
@@ -456,8 +474,13 @@ void rp_report_doc_free(struct rp_report_doc *doc)
 
 	if (!doc)
 		return;
-	for (i = 0; doc->res && i < doc->n; i++)
+	for (i = doc->n; doc->res && i-- > 0;) {
+		if (i) { /* the first result's hosts, shared (hosts_read) */
+			doc->res[i].client_host = NULL;
+			doc->res[i].server_host = NULL;
+		}
 		rp_result_fini(&doc->res[i]);
+	}
 	free(doc->res);
 	doc->res = NULL;
 	doc->n = 0;

@@ -31,11 +31,13 @@ struct rp_loader {
 	size_t index; /* the result being read */
 	struct rp_err *why;
 	size_t *records; /* records the document may still hold */
+	size_t *bytes;	 /* when set, the document's size once read */
 };
 
 /** rp_load_parse - the file l->path as JSON, nothing after the document,
  *  at most RP_LOAD_MAX_BYTES; its strings made safe to print (core/safe),
- *  and *l->records (when set) its budget of records. Return: 0, or -errno
+ *  *l->records (when set) its budget of records, *l->bytes (when set)
+ *  its size. Return: 0, or -errno
  *  with l->why (-ENOMEM when there was not the memory to parse it). */
 int rp_load_parse(const struct rp_loader *l, cJSON **out);
 

@@ -72,6 +72,16 @@ struct entry {
 	const char *fail; /* the reason where failed */
 };
 
+/* One cell, looked up once (not once per table): its pair, the reason it
+ * failed, if any, and its result for the table being built. */
+struct cell {
+	cJSON *c;
+	size_t i, j;	   /* ranks; the table's n where not one */
+	size_t order;	   /* in the document: the last of a pair counts */
+	const char *error; /* the cell's, NULL if none */
+	const cJSON *at;   /* its result for this table, NULL if none */
+};
+
 /* One table being built: result @k of every cell's document. */
 struct table {
 	size_t n;	 /* ranks */
@@ -90,15 +100,13 @@ static double num_at(const cJSON *o, const char *a, const char *b)
 	return cJSON_IsNumber(v) && v->valuedouble > 0 ? v->valuedouble : NAN;
 }
 
-/* The failure of a cell, or of its @k-th result; NULL when ok. */
-static const char *cell_failure(const cJSON *cell, const cJSON *r)
+/* The failure of cell @c, or of its result @r; NULL when ok. */
+static const char *cell_failure(const struct cell *c, const cJSON *r)
 {
-	const cJSON *e = GET(cell, "error");
-
 	if (!r || !cJSON_IsTrue(GET(r, "ok"))) {
 		if (r && cJSON_IsString(GET(GET(r, "error"), "message")))
 			return GET(GET(r, "error"), "message")->valuestring;
-		return cJSON_IsString(e) ? e->valuestring : "not run";
+		return c->error ? c->error : "not run";
 	}
 	return NULL;
 }
@@ -108,25 +116,21 @@ size_t rp_matrix_rank_index(double v, size_t n)
 	return v >= 0 && v < (double)n ? (size_t)v : n;
 }
 
-/* The table's entries from the sorted @cells, @at[c] the cell's current
+/* The table's entries from the sorted @cells, each at its current
  * result (advanced to the next for the next table). A pair given twice
  * (a document edited by hand) counts once: its last cell. */
-static void fill(struct table *t, cJSON *const *cells, size_t n_cells,
-		 const cJSON **at)
+static void fill(struct table *t, struct cell *cells, size_t n_cells)
 {
-	const cJSON *c, *r;
+	const cJSON *r;
 	struct entry *x;
 	size_t i, j, k;
 
 	t->n_e = 0;
 	for (k = 0; k < n_cells; k++) {
-		c = cells[k];
-		r = at[k];
-		at[k] = r ? r->next : NULL;
-		i = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "client")),
-					 t->n);
-		j = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "server")),
-					 t->n);
+		r = cells[k].at;
+		cells[k].at = r ? r->next : NULL;
+		i = cells[k].i;
+		j = cells[k].j;
 		if (i >= t->n || j >= t->n)
 			continue;
 		x = &t->e[t->n_e];
@@ -134,7 +138,8 @@ static void fill(struct table *t, cJSON *const *cells, size_t n_cells,
 			x--; /* the same pair again: the last one counts */
 		else
 			t->n_e++;
-		*x = (struct entry){ i, j, NAN, NAN, cell_failure(c, r) };
+		*x = (struct entry){ i, j, NAN, NAN,
+				     cell_failure(&cells[k], r) };
 		if (x->fail)
 			continue;
 		x->tp = num_at(r, "throughput", "bits_per_second") / 1e9;
@@ -301,27 +306,27 @@ static void add_label(cJSON *tab, const cJSON *r, int k)
 		cJSON_AddItemToObject(tab, "rate", cJSON_Duplicate(v, 1));
 }
 
-/* The first result @k that any cell has: the cursors @at are at result
- * @k of each cell. */
-static const cJSON *first_result(const cJSON **at, size_t n_cells)
+/* The first result @k that any cell has: the cells are at their result
+ * @k. */
+static const cJSON *first_result(const struct cell *cells, size_t n_cells)
 {
 	size_t k;
 
 	for (k = 0; k < n_cells; k++)
-		if (at[k])
-			return at[k];
+		if (cells[k].at)
+			return cells[k].at;
 	return NULL;
 }
 
-static cJSON *table_json(struct table *t, cJSON *const *cells, size_t n_cells,
-			 const cJSON **at, int k, double *scratch)
+static cJSON *table_json(struct table *t, struct cell *cells, size_t n_cells,
+			 int k, double *scratch)
 {
 	cJSON *tab = cJSON_CreateObject(), *o, *b;
 
 	if (!tab)
 		return NULL;
-	add_label(tab, first_result(at, n_cells), k);
-	fill(t, cells, n_cells, at);
+	add_label(tab, first_result(cells, n_cells), k);
+	fill(t, cells, n_cells);
 	t->tp_median = median(t, false, scratch);
 	t->lat_median = median(t, true, scratch);
 	add_grid(tab, "throughput_gbps", t, false);
@@ -346,59 +351,63 @@ static cJSON *table_json(struct table *t, cJSON *const *cells, size_t n_cells,
 
 static int cmp_cell(const void *a, const void *b)
 {
-	const cJSON *x = *(const cJSON *const *)a,
-		    *y = *(const cJSON *const *)b;
-	double d = cJSON_GetNumberValue(GET(x, "client")) -
-		   cJSON_GetNumberValue(GET(y, "client"));
+	const struct cell *x = a, *y = b;
 
-	if (d == 0)
-		d = cJSON_GetNumberValue(GET(x, "server")) -
-		    cJSON_GetNumberValue(GET(y, "server"));
-	return (d > 0) - (d < 0);
+	if (x->i != y->i)
+		return x->i < y->i ? -1 : 1;
+	if (x->j != y->j)
+		return x->j < y->j ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* The cells by client, then server: the order of the matrix's rows; the
- * sorted array into *@out (@n cells). */
-static int sort_cells(cJSON *cells, cJSON ***out, size_t *n)
+/* Cell @c looked up: its pair among @n ranks, its reason, its first
+ * result; *@n_results the count of its results. */
+static void cell_index(struct cell *x, cJSON *c, size_t n, size_t *n_results)
 {
-	cJSON **v, *c;
-	size_t i = 0;
+	const cJSON *e = GET(c, "error"), *r;
 
-	*n = 0;
+	x->c = c;
+	x->i = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "client")), n);
+	x->j = rp_matrix_rank_index(cJSON_GetNumberValue(GET(c, "server")), n);
+	x->error = cJSON_IsString(e) ? e->valuestring : NULL;
+	r = GET(GET(c, "document"), "results");
+	x->at = cJSON_IsArray(r) ? r->child : NULL;
+	for (*n_results = 0, r = x->at; r; r = r->next)
+		(*n_results)++;
+}
+
+/*
+ * The cells looked up once into *@out (@n_cells of them), in the order of
+ * the matrix's rows, by client, then server, which the document's list of
+ * cells takes too; *@most: the most results any cell's document has.
+ */
+static int sort_cells(cJSON *cells, size_t n, struct cell **out,
+		      size_t *n_cells, size_t *most)
+{
+	struct cell *v;
+	cJSON *c;
+	size_t i = 0, m;
+
+	*n_cells = *most = 0;
 	for (c = cells ? cells->child : NULL; c; c = c->next)
-		(*n)++;
-	v = calloc(*n ? *n : 1, sizeof(*v));
+		(*n_cells)++;
+	v = calloc(*n_cells ? *n_cells : 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (c = cells ? cells->child : NULL; c; c = c->next)
-		v[i++] = c;
-	qsort(v, *n, sizeof(*v), cmp_cell);
-	for (i = 0; i < *n; i++) {
-		v[i]->prev = i ? v[i - 1] : v[*n - 1];
-		v[i]->next = i + 1 < *n ? v[i + 1] : NULL;
+	for (c = cells ? cells->child : NULL; c; c = c->next, i++) {
+		cell_index(&v[i], c, n, &m);
+		v[i].order = i;
+		*most = m > *most ? m : *most;
+	}
+	qsort(v, *n_cells, sizeof(*v), cmp_cell);
+	for (i = 0; i < *n_cells; i++) {
+		v[i].c->prev = i ? v[i - 1].c : v[*n_cells - 1].c;
+		v[i].c->next = i + 1 < *n_cells ? v[i + 1].c : NULL;
 	}
 	if (cells)
-		cells->child = *n ? v[0] : NULL;
+		cells->child = *n_cells ? v[0].c : NULL;
 	*out = v;
 	return 0;
-}
-
-/* The most results any cell's document has; each cell's first into @at. */
-static int results_per_cell(cJSON *const *cells, size_t n, const cJSON **at)
-{
-	const cJSON *r;
-	int most = 0, m;
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		r = GET(GET(cells[k], "document"), "results");
-		at[k] = cJSON_IsArray(r) ? r->child : NULL;
-		for (m = 0, r = at[k]; r; r = r->next)
-			m++;
-		most = m > most ? m : most;
-	}
-	/* no cell has a document: one table still lists the failures */
-	return most || !n ? most : 1;
 }
 
 bool rp_matrix_grids(const cJSON *doc)
@@ -417,32 +426,30 @@ int rp_matrix_analyse(cJSON *doc)
 	struct table t = { .n = (size_t)cJSON_GetArraySize(GET(m, "ranks")),
 			   .fraction = cJSON_GetNumberValue(
 				   GET(m, "outlier_fraction")) };
-	cJSON **cells = NULL, *tab;
-	const cJSON **at = NULL;
+	struct cell *cells = NULL;
 	double *scratch = NULL;
-	size_t n_cells = 0;
-	int k, nk = 0, err = sort_cells(GET(m, "cells"), &cells, &n_cells);
+	size_t n_cells = 0, nk = 0, k;
+	cJSON *tab;
+	int err = sort_cells(GET(m, "cells"), t.n, &cells, &n_cells, &nk);
 
 	if (!err) {
-		at = calloc(n_cells ? n_cells : 1, sizeof(*at));
 		t.e = calloc(n_cells ? n_cells : 1, sizeof(*t.e));
 		scratch = calloc(n_cells ? n_cells : 1, sizeof(*scratch));
 		t.measured = calloc(t.n ? t.n : 1, sizeof(*t.measured));
 		t.low = calloc(t.n ? t.n : 1, sizeof(*t.low));
-		if (!at || !t.e || !scratch || !t.measured || !t.low || !tables)
+		if (!t.e || !scratch || !t.measured || !t.low || !tables)
 			err = -ENOMEM;
 	}
-	if (!err)
-		nk = results_per_cell(cells, n_cells, at);
+	/* no cell has a document: one table still lists the failures */
+	nk = nk || !n_cells ? nk : 1;
 	t.grids = t.n <= RP_MATRIX_GRID_RANKS &&
-		  t.n * t.n * (size_t)(nk ? nk : 1) <= RP_MATRIX_GRID_CELLS;
+		  t.n * t.n * (nk ? nk : 1) <= RP_MATRIX_GRID_CELLS;
 	for (k = 0; !err && k < nk; k++) {
-		tab = table_json(&t, cells, n_cells, at, k, scratch);
+		tab = table_json(&t, cells, n_cells, (int)k, scratch);
 		if (!tab || !cJSON_AddItemToArray(tables, tab))
 			err = -ENOMEM;
 	}
 	free(cells);
-	free(at);
 	free(t.e);
 	free(scratch);
 	free(t.measured);

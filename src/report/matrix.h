@@ -29,9 +29,25 @@
  * entries; beyond, a table's grids are null and everything else (medians,
  * failures, outliers, bad nodes, the cells) is still there: a document of
  * a few cells must not grow into ranks^2 entries, and a grid of 4096
- * columns is read by no one. */
+ * columns is read by no one. 2^18 is 256 ranks' grids for 4 tables (a
+ * heatmap SVG of at most 2^19 squares, about 55 MB): more than any
+ * document under RP_LOAD_MAX_BYTES whose cells ran holds. */
 #define RP_MATRIX_GRID_RANKS 256
-#define RP_MATRIX_GRID_CELLS (1u << 20)
+#define RP_MATRIX_GRID_CELLS (1u << 18)
+
+/*
+ * A document read back (--report) may hold at most this many cells x
+ * results per cell, the entries of its tables: each table lists every
+ * cell (a failed one among its failures, up to 256 bytes of reason
+ * each), so a few cells with many results must not multiply into more.
+ * Also at most one per RP_MATRIX_ENTRY_BYTES of the document (and
+ * RP_MATRIX_ENTRIES_MIN more), so that the tables take a small multiple
+ * of its size: a failed cell is 100 bytes of the document, a cell that
+ * ran about 2 KB per result; 1024 ranks' every pair failed fits.
+ */
+#define RP_MATRIX_MAX_ENTRIES (1u << 20)
+#define RP_MATRIX_ENTRY_BYTES 32
+#define RP_MATRIX_ENTRIES_MIN (1u << 16)
 
 /** rp_matrix_grids - whether @doc's tables carry their grids. */
 bool rp_matrix_grids(const cJSON *doc);

@@ -47,9 +47,40 @@ static int check_ranks(const struct rp_loader *l, const cJSON *ranks)
 	return 0;
 }
 
+/* The results of the document @d (none when it is not an object). */
+static size_t results_of(const cJSON *d)
+{
+	const cJSON *r = GET(d, "results");
+	size_t n = 0;
+
+	for (r = cJSON_IsArray(r) ? r->child : NULL; r; r = r->next)
+		n++;
+	return n;
+}
+
+/* The tables list every cell once per result of the cell with the most
+ * (a cell without that result as failed): cells x that, bounded, checked
+ * before any table is built. */
+static int check_entries(const struct rp_loader *l, size_t cells, size_t most)
+{
+	size_t max = *l->bytes / RP_MATRIX_ENTRY_BYTES + RP_MATRIX_ENTRIES_MIN;
+
+	max = max < RP_MATRIX_MAX_ENTRIES ? max : RP_MATRIX_MAX_ENTRIES;
+	most = most ? most : 1;
+	if (cells <= max / most)
+		return 0;
+	return rp_errf(l->why, -E2BIG,
+		       "%s: %zu cells x %zu results per cell: the tables "
+		       "hold at most %zu pairs' results (%u, and one per %d "
+		       "bytes of the document)",
+		       l->path, cells, most, max, RP_MATRIX_MAX_ENTRIES,
+		       RP_MATRIX_ENTRY_BYTES);
+}
+
 static int check_cells(const struct rp_loader *l, const cJSON *cells, int n)
 {
 	const cJSON *c, *d;
+	size_t most = 0, k;
 	int i = 0;
 
 	if (!cJSON_IsArray(cells))
@@ -70,9 +101,11 @@ static int check_cells(const struct rp_loader *l, const cJSON *cells, int n)
 				       "%s: matrix.cells[%d] is not a pair "
 				       "of two of the %d ranks",
 				       l->path, i, n);
+		k = results_of(d);
+		most = k > most ? k : most;
 		i++;
 	}
-	return 0;
+	return check_entries(l, (size_t)i, most);
 }
 
 static int check_matrix(const struct rp_loader *l, cJSON *root)
@@ -102,7 +135,8 @@ static int check_matrix(const struct rp_loader *l, cJSON *root)
 
 int rp_matrix_load(const char *path, cJSON **doc, struct rp_err *why)
 {
-	struct rp_loader l = { .path = path, .why = why };
+	size_t bytes = 0;
+	struct rp_loader l = { .path = path, .why = why, .bytes = &bytes };
 	const cJSON *schema;
 	cJSON *root = NULL;
 	int err = rp_load_parse(&l, &root);

@@ -247,25 +247,35 @@ int rp_matrix_text(FILE *f, const cJSON *doc)
 	return 0;
 }
 
-/* The pair's cells of a CSV row, each followed by a comma. */
-static void csv_pair(FILE *f, const struct hosts *h, const cJSON *c)
+/* A cell's members, looked up once for all its rows (a lookup walks the
+ * cell's members: once per result would be results x members). */
+static const char *const pair_keys[] = { "client", "server", "round", "ok",
+					 "error" };
+#define N_PAIR_KEYS (sizeof(pair_keys) / sizeof(pair_keys[0]))
+
+static void pair_get(const cJSON *c, const cJSON *v[N_PAIR_KEYS])
 {
-	static const char *const keys[] = { "client", "server" };
 	size_t i;
 
-	for (i = 0; i < 2; i++) {
-		rp_report_csv_cell(f, GET(c, keys[i]));
+	for (i = 0; i < N_PAIR_KEYS; i++)
+		v[i] = GET(c, pair_keys[i]);
+}
+
+/* The pair's cells of a CSV row, each followed by a comma: client and
+ * server with their hosts, then round, ok, error. */
+static void csv_pair(FILE *f, const struct hosts *h,
+		     const cJSON *const v[N_PAIR_KEYS])
+{
+	size_t i;
+
+	for (i = 0; i < N_PAIR_KEYS; i++) {
+		rp_report_csv_cell(f, v[i]);
 		fputc(',', f);
-		rp_report_csv_str(
-			f, host_of(h, cJSON_GetNumberValue(GET(c, keys[i]))));
+		if (i >= 2)
+			continue;
+		rp_report_csv_str(f, host_of(h, cJSON_GetNumberValue(v[i])));
 		fputc(',', f);
 	}
-	rp_report_csv_cell(f, GET(c, "round"));
-	fputc(',', f);
-	rp_report_csv_cell(f, GET(c, "ok"));
-	fputc(',', f);
-	rp_report_csv_cell(f, GET(c, "error"));
-	fputc(',', f);
 }
 
 int rp_matrix_csv(FILE *f, const cJSON *doc)
@@ -274,7 +284,7 @@ int rp_matrix_csv(FILE *f, const cJSON *doc)
 					    "server_rank", "server_host",
 					    "round",	   "cell_ok",
 					    "cell_error" };
-	const cJSON *c, *r, *results;
+	const cJSON *c, *r, *results, *pair[N_PAIR_KEYS];
 	struct hosts h;
 	size_t i;
 
@@ -286,13 +296,14 @@ int rp_matrix_csv(FILE *f, const cJSON *doc)
 	cJSON_ArrayForEach(c, GET(GET(doc, "matrix"), "cells"))
 	{
 		results = GET(GET(c, "document"), "results");
+		pair_get(c, pair);
 		cJSON_ArrayForEach(r, results)
 		{
-			csv_pair(f, &h, c);
+			csv_pair(f, &h, pair);
 			rp_report_csv_row(f, r);
 		}
 		if (!results || !results->child) {
-			csv_pair(f, &h, c);
+			csv_pair(f, &h, pair);
 			rp_report_csv_row(f, NULL);
 		}
 	}

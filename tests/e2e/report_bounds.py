@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """
 --report of hostile documents (issue 39, faults 6 and 7, the empty
 document, and the document half of 9): the reader and the renderers are
@@ -11,6 +12,9 @@ can be read gets exit 2 and one line, never silence.
   240 ranks, all failed  renders in seconds (was 41 s: every grid cell
                          scanned the failure list)
   per_stream bomb        refused at once (1.7 GB for --json)
+  cells x results        refused with the bound (20000 cells, one of
+                         1000 results: over 2 GB)
+  hosts x results        the hosts read once (216 KB took 4 GB)
   out of memory          "out of memory", exit 2 (was: "not JSON", or
                          nothing and exit 0)
   results: []            one line, exit 2 (printed nothing, exit 0)
@@ -144,6 +148,44 @@ def test_matrix_all_failed(binary):
               "shown")
 
 
+def test_matrix_cells_x_results(binary):
+    """[6] each table lists every cell: 20000 cells, one of them with 1000
+    results (740 KB) would be 2e7 entries (over 2 GB): refused at once,
+    exit 2, one line naming the bound."""
+    cells = [(c, s) for c in range(200) for s in range(200) if c != s]
+    doc = matrix_doc(200, [])
+    doc["matrix"]["cells"] = [{"client": c, "server": s, "round": 0}
+                              for c, s in cells[:20000]]
+    doc["matrix"]["cells"][0]["document"] = {"results": [{}] * 1000}
+    with tempfile.TemporaryDirectory() as d:
+        path = written(doc, d, "k.json")
+        for args in ([], ["--json"], ["--csv"]):
+            r = report(binary, path, args)
+            lines = r.err.decode().strip().splitlines()
+            check(r.rc == 2 and len(lines) == 1 and
+                  "20000 cells x 1000 results" in lines[0] and
+                  "pairs' results" in lines[0] and r.seconds < FAST_S,
+                  lambda: "%s: %s" % (args, r.describe()))
+
+
+def test_hosts_once(binary):
+    """[7] 4000 results and a "hosts" of 100000 numbers (400 KB): the
+    hosts are read once, not once per result (over 4 GB)."""
+    doc = fixture()
+    doc["results"] = doc["results"][:1] + [{}] * 3999
+    doc["hosts"]["client"]["junk"] = [0] * 100000
+    with tempfile.TemporaryDirectory() as d:
+        path = written(doc, d, "h.json")
+        for args in ([], ["--json"], ["--csv"]):
+            r = report(binary, path, args)
+            log("  %-8s %5.2f s" % (args[0] if args else "text", r.seconds))
+            check(r.rc == 0 and r.seconds < FAST_S, lambda: "%s: %s" %
+                  (args, r.describe()))
+        back = json.loads(report(binary, path, ["--json"]).out)
+        check(len(back["hosts"]["client"]["junk"]) == 100000 and
+              len(back["results"]) == 4000, "the document read back")
+
+
 def test_per_stream_bomb(binary):
     """[7] 1,000,000 empty per_stream records in a 3.2 MB document: refused
     at once, exit 2, one line (--json needed 1.77 GB)."""
@@ -162,8 +204,9 @@ def test_per_stream_bomb(binary):
 
 
 def test_out_of_memory(binary):
-    """[7] a 14 MB document under 64 MiB of address space: exit 2 and "out
-    of memory" (it said "not JSON", or printed nothing and exit 0)."""
+    """[7] a 25 MB document under 64 and 100 MiB of address space: exit 2
+    and "out of memory" (it said "not JSON", or printed nothing and exit
+    0); under 1 GiB it reads."""
     if SANITIZED:
         log("  (not under ASan: its shadow memory takes any limit)")
         return
@@ -173,7 +216,7 @@ def test_out_of_memory(binary):
     r0["intervals"] = [{"index": i, "start": i / 10.0, "seconds": 0.1,
                         "bytes": 100, "messages": 1,
                         "throughput": ps["throughput"],
-                        "latency": ps["latency"]} for i in range(40000)]
+                        "latency": ps["latency"]} for i in range(70000)]
     with tempfile.TemporaryDirectory() as d:
         path = written(doc, d, "big.json")
         r = report(binary, path, ["--json"])
@@ -240,6 +283,8 @@ def test_hostile_strings(binary):
 TESTS = [
     ("matrix_4096_ranks", test_matrix_4096_ranks),
     ("matrix_all_failed", test_matrix_all_failed),
+    ("matrix_cells_x_results", test_matrix_cells_x_results),
+    ("hosts_once", test_hosts_once),
     ("per_stream_bomb", test_per_stream_bomb),
     ("out_of_memory", test_out_of_memory),
     ("empty_results", test_empty_results),

@@ -22,6 +22,7 @@
 
 #include "core/stats.h"
 #include "report/load.h"
+#include "report/matrix.h"
 #include "report/report.h"
 #include "run/flow.h"
 
@@ -980,19 +981,261 @@ static void test_odd_values(void **state)
 	rp_report_doc_free(&doc);
 }
 
+/* ---- bounds (issue 39: 6, 7, 9) --------------------------------------- */
+
+/* A growing text, for the documents below. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static void put(struct text *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (t->len + n + 1 > t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 4096;
+		t->s = realloc(t->s, t->cap);
+		assert_non_null(t->s);
+	}
+	memcpy(t->s + t->len, s, n + 1);
+	t->len += n;
+}
+
+static void put_n(struct text *t, const char *s, size_t n, const char *sep)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		put(t, i ? sep : "");
+		put(t, s);
+	}
+}
+
+/* A document whose records (per-stream entries of intervals) are far
+ * more than its bytes can describe: refused before any is allocated
+ * (1.77 GB for --json of 3.2 MB before). */
+static void test_refuse_records(void **state)
+{
+	struct text t = { 0 }, iv = { 0 };
+
+	(void)state;
+	put(&iv, "{\"index\":0,\"per_stream\":[");
+	put_n(&iv, "{}", 256, ",");
+	put(&iv, "]}");
+	put(&t, "{\"schema\":\"" RP_JSON_SCHEMA "\",\"config\":{},"
+		"\"results\":[{\"intervals\":[");
+	put_n(&t, iv.s, 400, ",");
+	put(&t, "]}]}");
+	refused(t.s, -E2BIG, "more per-stream and interval records");
+	free(iv.s);
+	free(t.s);
+}
+
+/* 4000 results and one large "hosts": loaded once, not once per result
+ * (a 216 KB document took 4 GB). */
+static void test_hosts_once(void **state)
+{
+	struct rp_report_doc doc;
+	struct text t = { 0 };
+	char *out;
+	size_t i;
+
+	(void)state;
+	put(&t, "{\"schema\":\"" RP_JSON_SCHEMA "\",\"config\":{},"
+		"\"hosts\":{\"client\":{\"hostname\":\"c\",\"junk\":[");
+	put_n(&t, "0", 50000, ",");
+	put(&t, "]},\"server\":{\"hostname\":\"s\"}},\"results\":[");
+	put_n(&t, "{}", 4000, ",");
+	put(&t, "]}");
+	loads(t.s, t.len, &doc);
+	assert_int_equal(doc.n, 4000);
+	for (i = 1; i < doc.n; i++) {
+		assert_ptr_equal(doc.res[i].client_host,
+				 doc.res[0].client_host);
+		assert_ptr_equal(doc.res[i].server_host,
+				 doc.res[0].server_host);
+	}
+	out = text_of(&doc.cfg, doc.res, 2);
+	assert_non_null(strstr(out, "server s"));
+	free(out);
+	rp_report_doc_free(&doc);
+	free(t.s);
+}
+
+/* @s is valid UTF-8 (the JSON text's bytes). */
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+	size_t i = 0, k, more;
+
+	while (i < n) {
+		more = s[i] < 0x80	       ? 0
+		       : (s[i] & 0xe0) == 0xc0 ? 1
+		       : (s[i] & 0xf0) == 0xe0 ? 2
+		       : (s[i] & 0xf8) == 0xf0 ? 3
+					       : 9;
+		if (more == 9 || (more && i + more >= n))
+			return false;
+		for (k = 1; k <= more; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+		i += more + 1;
+	}
+	return true;
+}
+
+/* Terminal escapes and invalid UTF-8 in a document's host, transport
+ * and error strings reach neither the text, the CSV nor the JSON: made
+ * safe when the document is read. */
+static void test_hostile_strings(void **state)
+{
+	static const char doc_text[] =
+		"{\"schema\":\"" RP_JSON_SCHEMA "\",\"config\":{},"
+		"\"hosts\":{\"client\":{\"hostname\":\"c\\u001b[2J\xff\"},"
+		"\"server\":{\"hostname\":\"s\\u001b[2J\xfe\xff\"}},"
+		"\"results\":[{\"transport\":\"t\\u001b[2J\xc3\","
+		"\"ok\":false,\"error\":{\"code\":\"x\\u001b]0;\","
+		"\"message\":\"m\\u001b[2J\\u0007\xff\"}}]}";
+	struct rp_report_doc doc;
+	char *out[3] = { NULL, NULL, NULL };
+	size_t len[3] = { 0, 0, 0 }, i;
+	FILE *f;
+
+	(void)state;
+	loads(doc_text, sizeof(doc_text) - 1, &doc);
+	assert_null(strchr(doc.res[0].transport, 0x1b));
+	assert_null(strchr(doc.res[0].error, 0x1b));
+	for (i = 0; i < 3; i++) {
+		f = open_memstream(&out[i], &len[i]);
+		assert_non_null(f);
+		if (i == 0)
+			rp_report_text(f, &doc.cfg, doc.res, doc.n);
+		else if (i == 1)
+			assert_int_equal(
+				rp_report_csv(f, &doc.cfg, doc.res, doc.n), 0);
+		else
+			assert_int_equal(
+				rp_report_json(f, &doc.cfg, doc.res, doc.n), 0);
+		fclose(f);
+		if (memchr(out[i], 0x1b, len[i]) ||
+		    memchr(out[i], 0x07, len[i]))
+			fail_msg("output %zu holds a raw control byte:\n%s", i,
+				 out[i]);
+	}
+	assert_true(utf8_valid((const unsigned char *)out[2], len[2]));
+	assert_non_null(strstr(out[2], "\\\\x1b[2J"));
+	assert_non_null(strstr(out[2], "\xef\xbf\xbd")); /* U+FFFD */
+	for (i = 0; i < 3; i++)
+		free(out[i]);
+	rp_report_doc_free(&doc);
+}
+
+/* results: [] reads as no result, with the run's error when it has one
+ * (the CLI says so instead of printing nothing). */
+static void test_no_results(void **state)
+{
+	static const char doc_text[] =
+		"{\"schema\":\"" RP_JSON_SCHEMA "\",\"config\":{},"
+		"\"results\":[],\"error\":{\"code\":\"connect\","
+		"\"message\":\"cannot reach it\"}}";
+	struct rp_report_doc doc;
+
+	(void)state;
+	loads(doc_text, sizeof(doc_text) - 1, &doc);
+	assert_int_equal(doc.n, 0);
+	assert_string_equal(doc.error, "cannot reach it");
+	rp_report_doc_free(&doc);
+}
+
+/* A --matrix document of @cells cells (over 3 ranks), the first with
+ * @results results. */
+static char *matrix_text(size_t cells, size_t results)
+{
+	struct text t = { 0 };
+	size_t i;
+
+	put(&t, "{\"schema\":\"" RP_MATRIX_SCHEMA "\",\"matrix\":{"
+		"\"rounds\":1,\"outlier_fraction\":0.8,\"ranks\":[");
+	for (i = 0; i < 3; i++) {
+		char r[96];
+
+		snprintf(r, sizeof(r),
+			 "%s{\"rank\":%zu,\"host\":\"h\",\"address\":\"a\"}",
+			 i ? "," : "", i);
+		put(&t, r);
+	}
+	put(&t, "],\"cells\":[{\"client\":0,\"server\":1,\"round\":0,"
+		"\"document\":{\"results\":[");
+	put_n(&t, "{}", results, ",");
+	put(&t, "]}}");
+	for (i = 1; i < cells; i++)
+		put(&t, ",{\"client\":1,\"server\":2,\"round\":0}");
+	put(&t, "]}}");
+	return t.s;
+}
+
+static int matrix_load_text(const char *text, cJSON **m, struct rp_err *why)
+{
+	char path[64];
+	int err;
+
+	write_tmp(text, strlen(text), path);
+	err = rp_matrix_load(path, m, why);
+	unlink(path);
+	return err;
+}
+
+/* Each table lists every cell: a few cells with many results must not
+ * multiply into cells x results entries (20000 x 1000 from 740 KB took
+ * more than 2 GB); refused with the bound before any table is built. */
+static void test_matrix_entries(void **state)
+{
+	struct rp_err why = { { 0 } };
+	char *text = matrix_text(2000, 1000);
+	cJSON *m = NULL;
+
+	(void)state;
+	assert_int_equal(matrix_load_text(text, &m, &why), -E2BIG);
+	assert_null(m);
+	assert_non_null(strstr(why.msg, "2000 cells x 1000 results per cell"));
+	assert_non_null(strstr(why.msg, "pairs' results"));
+	free(text);
+	/* what fits is read, its failures in every table */
+	text = matrix_text(20, 100);
+	assert_int_equal(matrix_load_text(text, &m, &why), 0);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(
+				 cJSON_GetObjectItem(m, "matrix"), "tables")),
+			 100);
+	cJSON_Delete(m);
+	free(text);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_one_point),    T(test_fields),
-		T(test_sweep),	      T(test_streams),
-		T(test_bidir),	      T(test_intervals),
-		T(test_cpu),	      T(test_empty),
-		T(test_ns_exact),     T(test_fixture),
-		T(test_refuse_file),  T(test_refuse_content),
-		T(test_refuse_lists), T(test_long_strings),
-		T(test_wrong_types),  T(test_odd_values),
+		T(test_one_point),
+		T(test_fields),
+		T(test_sweep),
+		T(test_streams),
+		T(test_bidir),
+		T(test_intervals),
+		T(test_cpu),
+		T(test_empty),
+		T(test_ns_exact),
+		T(test_fixture),
+		T(test_refuse_file),
+		T(test_refuse_content),
+		T(test_refuse_lists),
+		T(test_long_strings),
+		T(test_wrong_types),
+		T(test_odd_values),
+		T(test_refuse_records),
+		T(test_hosts_once),
+		T(test_hostile_strings),
+		T(test_no_results),
+		T(test_matrix_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

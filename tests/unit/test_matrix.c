@@ -221,7 +221,7 @@ static char *render(const cJSON *doc, bool csv)
 	if (csv)
 		assert_int_equal(rp_matrix_csv(f, doc), 0);
 	else
-		rp_matrix_text(f, doc);
+		assert_int_equal(rp_matrix_text(f, doc), 0);
 	fclose(f);
 	return buf;
 }
@@ -255,6 +255,60 @@ static void test_text_csv(void **state)
 	cJSON_Delete(doc);
 }
 
+/* Many ranks, few cells: the tables are built from the cells, not over
+ * ranks x ranks; past RP_MATRIX_GRID_RANKS the grids are null (they were
+ * n x n nulls: 4096 ranks of one cell took 92 s and 3 GB), the text says
+ * so and the heatmap is refused with the bound (it wrote 3.4 GB). */
+static void test_many_ranks(void **state)
+{
+	cJSON *doc = new_doc(RP_MATRIX_GRID_RANKS + 44, 1);
+	struct rp_err why = { { 0 } };
+	const cJSON *t;
+	char *text, *csv;
+
+	(void)state;
+	add_cell(doc, 0, 1, 10, 2);
+	add_cell(doc, 299, 3, 0, 0);
+	assert_int_equal(rp_matrix_analyse(doc), 0);
+	t = table0(doc);
+	assert_true(cJSON_IsNull(GET(t, "throughput_gbps")));
+	assert_true(cJSON_IsNull(GET(t, "latency_p50_us")));
+	assert_false(rp_matrix_grids(doc));
+	assert_true(GET(t, "median_gbps")->valuedouble == 10);
+	assert_int_equal(cJSON_GetArraySize(GET(t, "failed")), 1);
+	text = render(doc, false);
+	csv = render(doc, true);
+	assert_non_null(strstr(text, "the grid is drawn up to 256 ranks"));
+	assert_non_null(strstr(text, "FAILED 299 -> 3 (node299 -> node3)"));
+	assert_true(strlen(text) < 64 << 10); /* the ranks, two pairs */
+	assert_non_null(strstr(csv, "\r\n299,node299,3,node3,0,false,"));
+	assert_int_equal(rp_matrix_plot("/dev/null", doc, &why), -E2BIG);
+	assert_non_null(strstr(why.msg, "up to 256 ranks"));
+	free(text);
+	free(csv);
+	cJSON_Delete(doc);
+}
+
+/* A pair given twice (a document edited by hand): its last cell counts,
+ * whatever the sort does with equal keys. */
+static void test_pair_twice(void **state)
+{
+	cJSON *doc = new_doc(3, 1);
+	const cJSON *t;
+	int k;
+
+	(void)state;
+	for (k = 1; k <= 9; k++)
+		add_cell(doc, 2, 1, k, 2);
+	add_cell(doc, 0, 1, 5, 2);
+	assert_int_equal(rp_matrix_analyse(doc), 0);
+	t = table0(doc);
+	assert_true(cJSON_GetArrayItem(
+			    cJSON_GetArrayItem(GET(t, "throughput_gbps"), 2), 1)
+			    ->valuedouble == 9);
+	cJSON_Delete(doc);
+}
+
 /* A rank read back from a document: an index only where it is one. */
 static void test_rank_index(void **state)
 {
@@ -277,6 +331,8 @@ int main(void)
 		cmocka_unit_test(test_all_failed),
 		cmocka_unit_test(test_text_csv),
 		cmocka_unit_test(test_rank_index),
+		cmocka_unit_test(test_many_ranks),
+		cmocka_unit_test(test_pair_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
