@@ -254,12 +254,13 @@ static int accept_streams(struct session *s, const char *const *tokens)
 	return err;
 }
 
-/* Each stream's token (rp_auth_stream_token) from the test's @token,
+/* The @n streams' tokens (rp_auth_stream_token) from the test's @token,
  * into *@out (one allocation: the pointers, then the texts). */
-static int stream_tokens(struct session *s, const char *token, char ***out)
+static int stream_tokens(struct session *s, const char *token, unsigned int n,
+			 char ***out)
 {
 	const struct rp_access *acc = &s->srv->cfg->access;
-	unsigned int i, n = s->spec.streams * (s->spec.bidir ? 2u : 1u);
+	unsigned int i;
 	size_t len = RP_AUTH_STREAM_TOKEN_LEN + 1;
 	char **t = malloc(n * (sizeof(*t) + len)), *text;
 	int err = 0;
@@ -313,6 +314,7 @@ static int do_setup(struct session *s)
 	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
 	char token[2 * TOKEN_BYTES + 1], text[RP_ERR_LEN + 64];
 	char addr[RP_NET_ADDR_LEN], **tokens = NULL;
+	unsigned int n = s->spec.streams * (s->spec.bidir ? 2u : 1u);
 	struct rp_xport_params p;
 	struct rp_err why = { "" };
 	int err = -ENOMEM;
@@ -325,7 +327,7 @@ static int do_setup(struct session *s)
 			       "no random source for the data token");
 		goto out;
 	}
-	err = stream_tokens(s, token, &tokens);
+	err = stream_tokens(s, token, n, &tokens);
 	if (err) {
 		session_refuse(s, err, "server",
 			       "cannot make the data streams' tokens");
@@ -335,7 +337,7 @@ static int do_setup(struct session *s)
 	if (err)
 		goto out;
 	p.tokens = (const char *const *)tokens;
-	p.n_tokens = s->spec.streams * (s->spec.bidir ? 2u : 1u);
+	p.n_tokens = n;
 	err = s->ops->listen(s->ops, &s->spec, &p, ep, &s->listener, &why);
 	if (err) {
 		snprintf(text, sizeof(text), "%s: cannot listen: %s",
