@@ -44,8 +44,8 @@ supp=$PWD/tests/sanitizer
 # sanitized e2e tests run; the first suite proves interop, this one would
 # only spend CI minutes (30 in all) on three cross builds again. Nor
 # vm.selftest: it tests tests/vm/rxe-run, which no sanitizer instruments.
-# vm.rxe leaves out two guest groups in this build (tests/vm/tests.cmake
-# says which, and why).
+# vm.rxe leaves out two guest groups in this build, and vm.siw and
+# vm.fabric are not in it (tests/vm/tests.cmake says which, and why).
 ctest_args=(-LE interop -E '^vm[.]selftest$')
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:suppressions=$supp/asan.supp \
 LSAN_OPTIONS=suppressions=$supp/lsan.supp \

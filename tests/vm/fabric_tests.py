@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+The vm.fabric group: rdmaperf between different kernels, across a wire
+(tests/vm/fabric.py), in two boots:
+
+  three guests on Soft-RoCE, a client on guest 1 and a server on guest 2:
+    ops        every rdma op with --verify; rsocket and tcp the same way
+    loss       netem 1% loss on both NICs: every op still verified; the
+               requester's rxe hw_counters show the retransmissions; the
+               bulk figure drops
+    reorder    netem reordering on guest 1: write, read and send the same
+    shaped     tbf on guest 1's egress at 200 Mbit/s for tcp, 24 for rdma,
+               or half the rate the link moved unshaped just before if
+               that is less: the figure on the wire within -20%/+10% of
+               it (tests/vm/README.md says why rdma's is not 200)
+    matrix     --matrix under Open MPI, three ranks on three kernels,
+               launched through tests/vm/fabric-rsh
+    link down  the server's NIC goes down mid-test: the client ends within
+               its --stall-timeout naming the phase; after the link comes
+               back the next test passes
+    gone       the server's qemu is killed mid-test: the same bound
+  two guests on Soft-iWARP: write and read with --verify, and rsocket
+  (send across an iWARP wire under-counts on the server: SIW_OPS says why).
+
+    python3 tests/vm/fabric_tests.py /path/to/rdmaperf [GROUP,...]
+
+GROUP: rxe (the first boot), siw (the second); both by default. Exit 77
+when the fabric cannot be built here (no qemu, kernel, root), except under
+RP_REQUIRE_VM=1 (CI), where that fails.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import traceback
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+import fabric  # noqa: E402
+from fabric import addr  # noqa: E402
+from e2elib import TestFailure, check, log  # noqa: E402
+import check_json  # noqa: E402
+from guest_tests import check_result  # noqa: E402
+
+QUICK = "--warmup 50 --lat-iterations 200"
+# Under loss a ping-pong that loses its last packet waits out the RC
+# retransmission timer (about 1 s with rdma_cm's default ack timeout on
+# RoCE): fewer round trips keep the impaired cases to seconds.
+LIGHT = "--warmup 10 --lat-iterations 20"
+RDMA_OPS = ("write", "read", "send", "write_imm", "fetch_add", "cmp_swap")
+# iWARP has no immediate and no atomics. Nor send here: across a wire the
+# server counts fewer sends than the client completed (285 of 300 at 4 KiB,
+# depth 8), because an iWARP send completes when siw has handed it to TCP,
+# not when the peer has it, and the responder's drain after STOP
+# (src/xport/verbs/serve.c) stops at the first empty pass. On one kernel
+# the data is there at once and vm.siw passes; across the wire it is a
+# product bug, written down in tests/vm/README.md, not a case to pass.
+SIW_OPS = ("write", "read")
+STALL_S = 10      # the client's --stall-timeout in the fault cases
+STALL_SLACK_S = 15  # its reaction under emulation (TCG, 2 guests, 2 cores)
+TBF_TCP = 200     # Mbit/s at most
+# rxe across two emulated guests moves about 50 Mbit/s at 16 KiB (TCG
+# computes every packet's ICRC in software), so a 200 Mbit/s shaper would
+# never act on rdma: it is shaped below its unshaped rate instead.
+TBF_RDMA = 24
+
+
+class Ctx:
+    def __init__(self, fab, binary):
+        self.fab, self.b = fab, binary
+        self.server = None
+        self.port = 18515
+
+    def start_server(self, g=2, extra=""):
+        j = self.fab.start(g, "exec %s -s -a %s -p %d %s" %
+                           (self.b, addr(g), self.port, extra))
+        check(j.wait_output("listening on", 90),
+              lambda: "server on guest %d did not listen:\n%s" %
+              (g, j.wait(1).describe()))
+        self.server = j
+        return j
+
+    def client(self, args, g=1, server=2, timeout=240, ok=True):
+        """rdmaperf -c on guest @g to guest @server's server; the JSON
+        document, validated."""
+        cmd = "%s -c -a %s -p %d --json %s" % (self.b, addr(server),
+                                                self.port, args)
+        r = self.fab.run(g, cmd + " 2>/tmp/client.err; rc=$?; "
+                         "cat /tmp/client.err >&2; exit $rc", timeout)
+        if ok:
+            check(r.rc == 0, lambda: "client failed:\n" + r.describe())
+        doc = json_of(r)
+        errors = check_json.validate_doc(doc)
+        check(not errors, lambda: "schema: " + "; ".join(errors[:5]))
+        return doc, r
+
+
+def json_of(r):
+    start = r.out.find("{")
+    try:
+        return json.JSONDecoder().raw_decode(r.out[start:])[0]
+    except ValueError:
+        raise TestFailure("no JSON document:\n" + r.describe())
+
+
+def size_of(op, size):
+    return 8 if op in ("fetch_add", "cmp_swap") else size
+
+
+def op_run(c, op, transport="rdma", size=4096, depth=8, iters=300,
+           quick=QUICK):
+    size = size_of(op, size)
+    doc, _ = c.client("-x %s -o %s -S %d -q %d -C %d --verify %s" %
+                      (transport, op, size, depth, iters, quick))
+    check(doc["error"] is None, "error %r" % doc["error"])
+    res = doc["results"][0]
+    check_result(res, transport, op, size, depth, iters, True)
+    return res
+
+
+def gbps(res):
+    return res["throughput"]["bits_per_second"] / 1e9
+
+
+def ops_case(c):
+    for op in RDMA_OPS:
+        res = op_run(c, op)
+        log("  rdma %-9s verified, %.3f Gb/s, unloaded p50 %.0f us" %
+            (op, gbps(res), res["latency_unloaded"]["p50"]))
+    for t in ("rsocket", "tcp"):
+        for op in ("write", "read", "send"):
+            res = op_run(c, op, t)
+            log("  %-7s %-5s verified, %.3f Gb/s" % (t, op, gbps(res)))
+
+
+def counters_delta(c0, c1):
+    return {k: c1[k] - c0.get(k, 0) for k in c1 if c1[k] != c0.get(k, 0)}
+
+
+# rxe's counters of a requester that resent: a NAK for a sequence error
+# came back (rcvd_seq_err), or its retry timer fired (completer_retry_err);
+# of a responder that saw a gap or a resent packet: out_of_seq_request,
+# duplicate_request.
+RETRANSMIT = ("rcvd_seq_err", "completer_retry_err")
+RESPONDER = ("out_of_seq_request", "duplicate_request")
+
+
+def impaired_case(c, spec, name, guests=(1, 2), ops=RDMA_OPS, iters=100):
+    fab = c.fab
+    bulk = {"size": 16384, "iters": 100, "quick": LIGHT}
+    clean = op_run(c, "write", **bulk)
+    for g in guests:
+        fab.netem(g, spec)
+    try:
+        before = [fab.hw_counters(g) for g in (1, 2)]
+        for op in ops:
+            res = op_run(c, op, depth=4, iters=iters, quick=LIGHT)
+            log("  %s: rdma %-9s verified, %.3f Gb/s" % (name, op,
+                                                          gbps(res)))
+        lossy = op_run(c, "write", **bulk)
+        after = [fab.hw_counters(g) for g in (1, 2)]
+    finally:
+        for g in guests:
+            fab.clear(g)
+    d = [counters_delta(before[i], after[i]) for i in (0, 1)]
+    log("  %s: hw_counters of guest 1 %r; of guest 2 %r" % (name, d[0],
+                                                            d[1]))
+    resent = sum(d[0].get(k, 0) + d[1].get(k, 0) for k in RETRANSMIT)
+    seen = sum(d[0].get(k, 0) + d[1].get(k, 0) for k in RESPONDER)
+    check(resent > 0 and seen > 0,
+          "%s: no retransmission in rxe's counters (%s: %d; %s: %d)" %
+          (name, "+".join(RETRANSMIT), resent, "+".join(RESPONDER), seen))
+    log("  %s: 16 KiB write %.3f Gb/s against %.3f clean (%.2f x)" %
+        (name, gbps(lossy), gbps(clean), gbps(lossy) / gbps(clean)))
+    check(gbps(lossy) < gbps(clean),
+          "%s: 16 KiB write %.3f Gb/s, not below the clean %.3f" %
+          (name, gbps(lossy), gbps(clean)))
+
+
+def loss_case(c):
+    impaired_case(c, "loss 1%", "loss 1%")
+
+
+# Reordering on guest 1's egress only (the requests and the client's
+# acknowledgements): rxe's RC is go-back-N, so each packet overtaken by
+# another makes the responder NAK and drop what follows until the resend.
+# With "delay 1ms reorder 25% 50%" on both NICs a 16 KiB x 200 write ran
+# past 240 s (0.001 Gb/s): RoCE needs an in-order wire, and a case that
+# shows that needs no more than this. The loss case runs every op; this
+# one the three whose packets differ (requests carrying data, read
+# responses, sends), each at 0.001 to 0.01 Gb/s here.
+def reorder_case(c):
+    impaired_case(c, "delay 1ms reorder 5%", "reorder", guests=(1,),
+                  ops=("write", "read", "send"), iters=50)
+
+
+# What a payload byte costs on the wire that tbf meters (an Ethernet frame
+# without its FCS): tcp, a 1448 B segment (MSS with timestamps) in a
+# 1514 B frame; RoCE v2, a 1024 B packet (rxe's MTU on a 1500 B netdev)
+# with 58 B of Ethernet, IPv4, UDP, BTH and ICRC, and a 16 B RETH on the
+# first packet of each 16 KiB write.
+WIRE = {"tcp": 1514 / 1448, "rdma": (1024 + 58 + 16 / 16) / 1024}
+
+
+def shaped_case(c):
+    fab = c.fab
+    for t, cap, size in (("tcp", TBF_TCP, 65536), ("rdma", TBF_RDMA, 16384)):
+        # The shaper must sit well below what this link moves unshaped now,
+        # or a loaded host, not tbf, sets the figure: half of it at most.
+        doc, _ = c.client("-x %s -o write -S %d -q 16 -t 3 --no-latency" %
+                          (t, size))
+        clean = doc["results"][0]["throughput"]["bits_per_second"] / 1e6
+        rate = min(cap, clean * WIRE[t] / 2)
+        # fabric.tbf's 256 KiB bucket: 0.3% of 5 s at 120 Mbit/s, 1.7% at
+        # 24. A bucket of 10 ms at the rate (148 KiB at 121 Mbit/s) held
+        # TCP to 0.57 x the rate: the guests' timers are coarse.
+        fab.tbf(1, "%dkbit" % (rate * 1000))
+        try:
+            doc, _ = c.client("-x %s -o write -S %d -q 16 -t 5 %s" %
+                              (t, size, LIGHT))
+        finally:
+            fab.clear(1)
+        res = doc["results"][0]
+        check_result(res, t, "write", size, 16)
+        mbit = res["throughput"]["bits_per_second"] / 1e6
+        wire = mbit * WIRE[t]
+        log("  %s through tbf %.1f Mbit/s (unshaped %.1f): %.1f Mbit/s of "
+            "payload, %.1f on the wire (%.2f x)" % (t, rate, clean, mbit,
+                                                    wire, wire / rate))
+        check(0.8 * rate <= wire <= 1.1 * rate,
+              "%s: %.1f Mbit/s on the wire (%.1f of payload), not within "
+              "-20%%/+10%% of the shaped %.1f (unshaped %.1f)" %
+              (t, wire, mbit, rate, clean))
+
+
+MPIRUN = ("mpirun --mca plm_rsh_agent %s --mca oob_tcp_if_include "
+          "10.78.0.0/24 --mca btl_tcp_if_include 10.78.0.0/24 --mca btl "
+          "self,tcp --mca pml ob1 -H fab1,fab2,fab3 -np 3 ")
+
+
+def matrix_case(c):
+    if c.fab.n < 3:
+        raise TestFailure("the matrix case needs three guests")
+    if subprocess.run(["sh", "-c", "command -v mpirun"],
+                      capture_output=True).returncode:
+        raise TestFailure("mpirun missing (apt-get install openmpi-bin)")
+    cmd = (MPIRUN % os.path.join(HERE, "fabric-rsh") + c.b +
+           " --matrix -x rdma,tcp -S 4096 -q 8 -C 100 --wait event --quiet "
+           "--json " + QUICK)
+    r = c.fab.run(1, cmd, 300)
+    check(r.rc == 0, lambda: "mpirun failed:\n" + r.describe())
+    doc = json_of(r)
+    errors = check_json.validate_matrix(doc)
+    check(not errors, lambda: "matrix schema: " + "; ".join(errors[:5]))
+    m = doc["matrix"]
+    addrs = [x["address"] for x in m["ranks"]]
+    check(addrs == [addr(g) for g in (1, 2, 3)],
+          "ranks on %r, not one on each guest" % addrs)
+    check(len(m["cells"]) == 6, "%d cells" % len(m["cells"]))
+    for cell in m["cells"]:
+        check(cell["ok"], "cell %d -> %d failed: %r" %
+              (cell["client"], cell["server"], cell.get("error")))
+        res = cell["document"]["results"]
+        check([x["transport"] for x in res] == ["rdma", "tcp"],
+              "cell transports %r" % [x["transport"] for x in res])
+        d = cell["document"]
+        names = (d["hosts"]["client"]["hostname"],
+                 d["hosts"]["server"]["hostname"], d["config"]["server"])
+        want = ("fab%d" % (cell["client"] + 1), "fab%d" % (cell["server"] + 1),
+                addr(cell["server"] + 1))
+        check(names == want, "cell %d -> %d ran between %r, not %r" %
+              (cell["client"], cell["server"], names, want))
+        for x in res:
+            check_result(x, x["transport"], "write", 4096, 8, 100)
+    rdma = m["tables"][0]["throughput_gbps"]
+    log("  3 kernels, 6 cells, rdma Gb/s %r" % rdma)
+
+
+def long_client(c, server):
+    """A client in its throughput phase for up to a minute: the job, once
+    its first interval line has come."""
+    cmd = ("%s -c -a %s -p %d -x rdma -o write -S 4096 -q 8 -t 60 -i 0.5 "
+           "--json-stream --stall-timeout %d %s" %
+           (c.b, addr(server), c.port, STALL_S, QUICK))
+    j = c.fab.start(1, cmd)
+    check(j.wait_output('"interval"', 120),
+          lambda: "no throughput phase:\n" + j.wait(1).describe())
+    return j
+
+
+def ended_in_bound(j, t_fault, what):
+    r = j.wait(STALL_S + STALL_SLACK_S + 30)
+    took = time.monotonic() - t_fault
+    check(r.rc not in (0, 124, None),
+          lambda: "%s: the client did not fail:\n%s" % (what, r.describe()))
+    check(took <= STALL_S + STALL_SLACK_S,
+          "%s: the client took %.1f s, beyond its --stall-timeout %d s "
+          "(+%d s)" % (what, took, STALL_S, STALL_SLACK_S))
+    check("bandwidth phase" in r.out,
+          lambda: "%s: the error does not name the phase:\n%s" %
+          (what, r.out[-1500:]))
+    err = [x for x in r.out.splitlines() if "phase" in x][-1]
+    log("  %s: the client ended %.1f s after it (exit %d): %s" %
+        (what, took, r.rc, err.strip()[:200]))
+
+
+def link_down_case(c):
+    fab = c.fab
+    j = long_client(c, 2)
+    fab.link(2, False)
+    t = time.monotonic()
+    try:
+        ended_in_bound(j, t, "link down")
+    finally:
+        fab.link(2, True)
+    fab.must(2, "i=0; until grep -q ACTIVE /sys/class/infiniband/rxe0/ports/"
+             "1/state; do i=$((i+1)); [ $i -lt 300 ] || exit 1; "
+             "sleep 0.1; done", 60)
+    # the server may still be ending the broken session: a busy answer
+    # is waited out, a second failure is not
+    deadline = time.monotonic() + 90
+    while True:
+        doc, r = c.client("-x rdma -o write -S 4096 -q 8 -C 300 --verify " +
+                          QUICK, ok=False)
+        if r.rc == 0 or "busy" not in r.out or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    check(r.rc == 0, lambda: "after the link came back:\n" + r.describe())
+    check_result(doc["results"][0], "rdma", "write", 4096, 8, 300, True)
+    log("  after the flap: a verified rdma write passed")
+
+
+def gone_case(c):
+    fab = c.fab
+    c.port += 1
+    c.start_server(3)
+    j = long_client(c, 3)
+    fab.kill_guest(3)
+    ended_in_bound(j, time.monotonic(), "qemu killed")
+
+
+RXE_CASES = (("ops", ops_case), ("loss", loss_case),
+             ("reorder", reorder_case), ("shaped", shaped_case),
+             ("matrix", matrix_case), ("link down", link_down_case),
+             ("gone", gone_case))
+
+
+def siw_ops(c):
+    for op in SIW_OPS:
+        res = op_run(c, op)
+        log("  siw %-5s verified, %.3f Gb/s" % (op, gbps(res)))
+    res = op_run(c, "write", "rsocket")
+    log("  rsocket over siw: verified, %.3f Gb/s" % gbps(res))
+
+
+def boot(kind, binary, failures):
+    kw = {"guests": 3} if kind == "rxe" else {"guests": 2}
+    cases = RXE_CASES if kind == "rxe" else (("ops", siw_ops),)
+    if kind == "siw":
+        p = subprocess.run([os.path.join(HERE, "siw-build.sh")],
+                           capture_output=True, text=True)
+        if p.returncode:
+            raise fabric.FabricSkip("siw module: " + p.stderr.strip())
+        kw["siw_ko"] = p.stdout.strip()
+    t0 = time.monotonic()
+    with fabric.Fabric(**kw) as fab:
+        log("== %s: %d guests up in %.1f s" % (kind, fab.n,
+                                               fab.boot_seconds))
+        c = Ctx(fab, binary)
+        # guest_tests.check_result's device: the guests' RDMA device
+        os.environ["RP_VM_DEV"] = fab.rdma_dev(0)
+        c.start_server(2)
+        only = os.environ.get("RP_FABRIC_CASES")
+        for name, fn in cases:
+            if only and name not in only.split(","):
+                continue
+            t = time.monotonic()
+            try:
+                fn(c)
+                log("ok - %s %s (%.1f s)" % (kind, name,
+                                             time.monotonic() - t))
+            except (TestFailure, fabric.FabricError) as e:
+                failures.append("%s %s" % (kind, name))
+                log("not ok - %s %s (%.1f s): %s" %
+                    (kind, name, time.monotonic() - t, e))
+            except Exception:  # a bug of the test: the case fails, loudly
+                failures.append("%s %s" % (kind, name))
+                log("not ok - %s %s: %s" % (kind, name,
+                                            traceback.format_exc()))
+    log("== %s: %.1f s in all" % (kind, time.monotonic() - t0))
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip())
+        sys.exit(2)
+    binary = os.path.realpath(sys.argv[1])
+    kinds = sys.argv[2].split(",") if len(sys.argv) > 2 else ["rxe", "siw"]
+    for k in kinds:
+        if k not in ("rxe", "siw"):
+            print("fabric_tests: unknown group %r (rxe, siw)" % k)
+            sys.exit(2)
+    failures = []
+    try:
+        for k in kinds:
+            boot(k, binary, failures)
+    except fabric.FabricSkip as e:
+        if os.environ.get("RP_REQUIRE_VM") == "1":
+            log("fabric_tests: the fabric is required here "
+                "(RP_REQUIRE_VM=1): %s" % e)
+            sys.exit(1)
+        log("skipped: %s" % e)
+        sys.exit(77)
+    except fabric.FabricError as e:
+        log("not ok - the fabric failed: %s" % e)
+        sys.exit(1)
+    log("%d failed: %s" % (len(failures), ", ".join(failures)) if failures
+        else "all passed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
