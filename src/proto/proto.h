@@ -19,16 +19,21 @@
  *   token: spec.streams the client initiates, then (spec.bidir) as many
  *   the server initiates; the i-th accept is the i-th connect.
  *   C -> S  STREAMS {streams: [info per stream]}
- *                                               S -> C  STREAMS {streams:
- * [...]} for each point of the sweep, for each phase: C -> S  START   {phase,
- * size, depth,        S -> C  READY iterations, duration_ns} (a size or depth
- * other than the streams' moves both ends' streams to that point first;
- * iterations/duration_ns: how long the server's own initiators run under
- * --bidir)
+ *                                               S -> C  STREAMS {streams}
+ *   for each point of the sweep, for each phase:
+ *   C -> S  START   {phase, size, depth,        S -> C  READY
+ *                    iterations, duration_ns}
+ *     (a size or depth other than the streams' moves both ends' streams
+ *     to that point first; iterations, duration_ns: how long the server's
+ *     own initiators run under --bidir)
  *   ... the phase runs on the data streams ...
  *   C -> S  STOP    {phase, abort if the        S -> C  DONE  {server side,
- *                    client was interrupted}
- *                                                 under --bidir its direction}
+ *                    client was interrupted,      under --bidir its
+ *                    sent}                        direction}
+ *     (sent, outside the latency phase: per client-initiated stream, the
+ *     operations the client completed; the server's responders drain to
+ *     it, RP_DRAIN_MS at most, as an iWARP send completes once it has
+ *     left; a STOP without it, from an older client, drains as before)
  *   C -> S  BYE                                 S releases the test
  *
  * Protocol 2.0 (1.x had one stream) added spec.streams, threads, bidir and

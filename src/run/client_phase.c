@@ -36,6 +36,22 @@ static int set_point(struct client *c)
 }
 
 /* START {phase, point, how long} / READY, or STOP {phase} / DONE. */
+/* STOP's "sent": what each stream's initiator completed in the phase,
+ * for the server's drain to wait for what is still on its way (an iWARP
+ * send completes once it has left; rp_stream.due). */
+static bool add_sent(const struct client *c, cJSON *body)
+{
+	cJSON *arr = cJSON_AddArrayToObject(body, "sent");
+	unsigned int i;
+
+	for (i = 0; arr && i < c->n_fwd; i++)
+		if (!cJSON_AddItemToArray(
+			    arr,
+			    cJSON_CreateNumber((double)c->fwd[i].out.messages)))
+			return false;
+	return arr != NULL;
+}
+
 static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 		      const struct rp_engine_opts *o, int timeout_ms,
 		      cJSON **reply)
@@ -66,6 +82,9 @@ static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 	else if (type == RP_MSG_STOP && c->cfg->interrupted &&
 		 atomic_load(c->cfg->interrupted) &&
 		 !cJSON_AddTrueToObject(body, "abort"))
+		err = -ENOMEM;
+	else if (type == RP_MSG_STOP && p != RP_PHASE_LATENCY &&
+		 !add_sent(c, body))
 		err = -ENOMEM;
 	else
 		err = client_call(c, type, body, want, timeout_ms, reply);

@@ -106,6 +106,8 @@ static int start_crews(struct session *s, struct phase *p)
 	unsigned int i;
 	int err;
 
+	for (i = 0; i < s->n_fwd; i++) /* each phase's own, from STOP */
+		atomic_store(&s->streams[i]->due, 0);
 	p->st = calloc(s->n_fwd, sizeof(*p->st));
 	fwd = calloc(s->n_fwd, sizeof(*fwd));
 	if (!p->st || !fwd) {
@@ -225,6 +227,27 @@ static int phase_watch(struct session *s, struct phase *p)
 	return 0;
 }
 
+/* STOP's "sent", each stream's count of operations the client completed,
+ * as the responders' due (rp_stream.due), before they see stop. Anything
+ * else there (an older client's nothing, a wrong length, a count that is
+ * not a whole number up to 2^53) leaves the due at 0: the drain ends at
+ * its first empty pass, as without it. */
+static void take_sent(struct session *s, const cJSON *body)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(body, "sent");
+	unsigned int i;
+	double v;
+
+	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != (int)s->n_fwd)
+		return;
+	for (i = 0; i < s->n_fwd; i++) {
+		v = cJSON_GetNumberValue(cJSON_GetArrayItem(arr, (int)i));
+		if (v >= 0 && v <= 9007199254740992.0 &&
+		    v == (double)(uint64_t)v)
+			atomic_store(&s->streams[i]->due, (uint64_t)v);
+	}
+}
+
 /* Wait for the client's STOP while the crews run; a crew that fails ends
  * the phase at once, with its reason, and so does a bound (phase_watch). */
 static int await_stop(struct session *s, struct phase *p, cJSON **body)
@@ -335,6 +358,8 @@ static int run_phase(struct session *s, struct phase *p)
 				    RP_CTRL_TIMEOUT_MS);
 	if (!err)
 		err = await_stop(s, p, &body);
+	if (!err)
+		take_sent(s, body);
 	/* an interrupted client stops the server's own initiators too */
 	if (err ||
 	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(body, "abort")))

@@ -159,7 +159,17 @@ struct rp_stream {
 	 * the op is one-sided, when the responder cannot see progress. */
 	atomic_uint_least64_t activity;
 	atomic_int blind;
+	/* A responder's due: the operations the initiator said at STOP it
+	 * completed on this stream in the phase (0: it did not say), set
+	 * before the stop flag. serve()'s drain waits for those still on
+	 * their way (an iWARP send completes once it has left), at most
+	 * RP_DRAIN_MS. */
+	atomic_uint_least64_t due;
 };
+
+/* How long a responder's drain after stop waits for operations the
+ * initiator completed that have not arrived (rp_stream.due). */
+#define RP_DRAIN_MS 5000
 
 /* A responder in the latency phase spins for the next ping; after this
  * long without one, the client has gone quiet: it naps between looks. */
@@ -231,8 +241,9 @@ struct rp_xport_ops {
 	int (*set_point)(struct rp_stream *s, uint64_t size_bytes,
 			 uint32_t depth);
 	/** Responder: serve the @n streams @s (all of this transport, all
-	 *  responders) until *@stop is set, then drain; count what arrived
-	 *  on s[i] in st[i]. Must notice @stop within ~10 ms. On error, the
+	 *  responders) until *@stop is set, then drain (to s[i]->due where
+	 *  the transport counts arrivals); count what arrived on s[i] in
+	 *  st[i]. Must notice @stop within ~10 ms. On error, the
 	 *  reason is in the failing stream's err. */
 	int (*serve)(struct rp_stream *const *s, unsigned int n,
 		     enum rp_phase phase, const atomic_int *stop,

@@ -520,6 +520,43 @@ def test_stopread_then_stop(binary):
     run_case(binary, "a client that stopped reading acks, then STOP", body)
 
 
+def test_stop_sent_hostile(binary):
+    """[3] STOP's "sent" (what the client completed, for the responders'
+    drain) wrong in every way a client can make it: a string, the wrong
+    length, negative, fractional, 2^64, far beyond what was sent: each
+    phase still gets its DONE at once, counting what arrived."""
+    spec = spec_body(op="send", size=64, queue_depth=4, iterations=50,
+                     latency=False)
+    bad = ("many", [1, 2], [-1], [0.5], [2.0 ** 64], [1e300], [None],
+           [{"n": 1}], [50 + (1 << 40)])
+
+    def body(srv):
+        s = RawSession(srv.port)
+        try:
+            s.hello()
+            s.test(spec)
+            s.connect_data(1)
+            s.streams()
+            for sent in bad:
+                s.start("bandwidth", size=64, depth=4, iterations=50,
+                        duration_ns=0)
+                t0 = time.monotonic()
+                done = s.stop("bandwidth", sent=sent)
+                took = time.monotonic() - t0
+                check(took < 5 * 0.9, "DONE %.1f s after STOP with sent %r"
+                      % (took, sent))
+                check(done.get("messages") == 0,
+                      "DONE counted %r with nothing sent" %
+                      done.get("messages"))
+            log("  %d STOPs with a hostile sent, each DONE at once" %
+                len(bad))
+            s.bye()
+            s.wait_end(5)
+        finally:
+            s.close()
+    run_case(binary, "STOP with a hostile sent", body)
+
+
 # ---- [4] forged tokens ----------------------------------------------------
 
 
@@ -1315,6 +1352,7 @@ TESTS = [
     ("credit_backwards", test_credit_backwards),
 ] + [
     ("stopread_acks_then_stop", test_stopread_then_stop),
+    ("stop_sent_hostile", test_stop_sent_hostile),
     ("forged_tokens_raw", test_forged_tokens_raw),
     ("forged_tokens_real_client", test_forged_tokens_real_client),
     ("limit_size", test_limit_size),

@@ -7,6 +7,7 @@
  *                    (--verify), echo in the latency phase, repost the
  *                    receive (iWARP: and write the count of them reposted
  *                    now and then, credits.c); drain them all after stop,
+ *                    to the count the initiator completed (rp_stream.due),
  *                    then write that count once more. Under --wait event,
  *                    when a pass found nothing, sleep on their completion
  *                    channels (RV_EVENT_MS at most, to notice stop).
@@ -222,9 +223,48 @@ static int rv_serve_pass(struct rp_stream *const *bs, unsigned int n,
 	return got;
 }
 
+/* Is any of the @n streams short of what its initiator completed? */
+static bool rv_short(struct rp_stream *const *bs, unsigned int n,
+		     const struct rp_side_stats *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (st[i].messages < atomic_load(&bs[i]->due))
+			return true;
+	return false;
+}
+
+/* After stop and a drain that found the CQs empty: the messages the
+ * initiators completed and that have not arrived. On InfiniBand and RoCE
+ * there are none (a send completes once acknowledged); an iWARP send
+ * completes once handed to TCP, and across a wire the last ones may
+ * still be in it. Wait for them, RP_DRAIN_MS at most: a message that
+ * never comes then shows in the counts, not as a hang. */
+static int rv_drain_due(struct rp_stream *const *bs, unsigned int n,
+			enum rp_phase phase, const atomic_int *stop,
+			struct rp_side_stats *st, struct pollfd *fds)
+{
+	struct timespec ts = { .tv_nsec = RV_IDLE_NS / 10 };
+	uint64_t end = rp_clock_ns() + RP_DRAIN_MS * 1000000ULL;
+	int ret = 0;
+
+	while (ret >= 0 && rv_short(bs, n, st) && rp_clock_ns() < end) {
+		ret = rv_serve_pass(bs, n, phase, stop, st);
+		if (ret > 0)
+			rp_stream_active(bs[0]);
+		else if (ret == 0 && fds)
+			ret = rv_sleep_many(bs, n, fds);
+		else if (ret == 0)
+			nanosleep(&ts, NULL);
+	}
+	return ret < 0 ? ret : 0;
+}
+
 /* Send, write_imm: poll for arrivals (or sleep, under --wait event). Once
  * stop is seen, everything the initiators completed in this phase is in
- * the CQs: drain them, so that no message is counted in (or echoed by)
+ * the CQs or (iWARP) on its way: drain them, to the count the initiators
+ * said (rv_drain_due), so that no message is counted in (or echoed by)
  * the next phase. */
 int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		  enum rp_phase phase, const atomic_int *stop,
@@ -265,6 +305,8 @@ int rv_serve_recv(struct rp_stream *const *bs, unsigned int n,
 		if (ret == 0)
 			break;
 	}
+	if (ret >= 0)
+		ret = rv_drain_due(bs, n, phase, stop, st, fds);
 	/* iWARP send credits: the count as the phase leaves it */
 	for (i = 0; ret >= 0 && i < n; i++)
 		ret = rv_credit_tell(rv_of(bs[i]), true);
