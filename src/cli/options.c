@@ -448,7 +448,15 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 			rp_cli_note_flag(&p, o->name, report_ok(c),
 					 server_ok(c));
 	}
-	if (!rc && optind < argc)
+	/* iperf3's and qperf's habit, "-c HOST": a hint, not a second way to
+	 * give the address (-a is rPerf's, and a stray word after the flags
+	 * would otherwise become a server to dial) */
+	if (!rc && optind < argc && cfg->mode == RP_MODE_CLIENT && !cfg->host)
+		rc = rp_cli_bad(&p,
+				"unexpected argument '%s': did you mean "
+				"-a %s?",
+				argv[optind], argv[optind]);
+	else if (!rc && optind < argc)
 		rc = rp_cli_bad(&p, "unexpected argument '%s'", argv[optind]);
 	*act = p.act;
 	if (rc || p.act != RP_CLI_RUN)
