@@ -417,10 +417,4 @@ int rp_streams_set_point(struct rp_stream *const *s, unsigned int n,
 void rp_streams_zerocopy(struct rp_stream *const *s, unsigned int n,
 			 struct rp_zc_count *out);
 
-/** rp_phase_name - "warmup", "latency", "bandwidth". */
-const char *rp_phase_name(enum rp_phase p);
-
-/** rp_phase_parse - inverse of rp_phase_name. Return: 0 or -EINVAL. */
-int rp_phase_parse(const char *name, enum rp_phase *out);
-
 #endif

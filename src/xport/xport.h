@@ -317,6 +317,12 @@ void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,
 /** rp_role_name - "initiator", "responder". */
 const char *rp_role_name(enum rp_role role);
 
+/** rp_phase_name - "warmup", "latency", "bandwidth". */
+const char *rp_phase_name(enum rp_phase p);
+
+/** rp_phase_parse - inverse of rp_phase_name. Return: 0 or -EINVAL. */
+int rp_phase_parse(const char *name, enum rp_phase *out);
+
 /** rp_listener_init - fill the generic part of a new listener. */
 void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,
 		      const struct rp_spec *spec);
