@@ -7,10 +7,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/json.h"
+#include "proto/bodies.h"
 #include "proto/proto.h"
 #include "run/client.h"
 #include "run/crew.h"
@@ -35,59 +36,68 @@ static int set_point(struct client *c)
 		   : 0;
 }
 
-/* START {phase, point, how long} / READY, or STOP {phase} / DONE. */
-/* STOP's "sent": what each stream's initiator completed in the phase,
- * for the server's drain to wait for what is still on its way (an iWARP
- * send completes once it has left; rp_stream.due). */
-static bool add_sent(const struct client *c, cJSON *body)
+/* START's body: the point, how long (the server's own initiators run as
+ * long under --bidir), and --rate in the throughput phase only. */
+static cJSON *start_body(const struct client *c, enum rp_phase p,
+			 const struct rp_engine_opts *o)
 {
-	cJSON *arr = cJSON_AddArrayToObject(body, "sent");
-	unsigned int i;
+	const struct rp_spec *sp = &c->res->spec;
+	const struct rp_start_body b = {
+		.phase = p,
+		.size_bytes = sp->size_bytes,
+		.queue_depth = sp->queue_depth,
+		.iterations = o->iterations,
+		.duration_ns = o->duration_ns,
+		.rate = p == RP_PHASE_BANDWIDTH ? sp->rate : 0,
+	};
 
-	for (i = 0; arr && i < c->n_fwd; i++)
-		if (!cJSON_AddItemToArray(
-			    arr,
-			    cJSON_CreateNumber((double)c->fwd[i].out.messages)))
-			return false;
-	return arr != NULL;
+	return rp_proto_start_encode(&b);
 }
 
+/* STOP's body: abort when the client was interrupted; outside the latency
+ * phase "sent", what each stream's initiator completed in the phase, for
+ * the server's drain to wait for what is still on its way (an iWARP send
+ * completes once it has left; rp_stream.due). */
+static cJSON *stop_body(const struct client *c, enum rp_phase p)
+{
+	struct rp_stop_body b = {
+		.phase = p,
+		.abort =
+			c->cfg->interrupted && atomic_load(c->cfg->interrupted),
+		.has_sent = p != RP_PHASE_LATENCY,
+	};
+	uint64_t *sent = NULL;
+	unsigned int i;
+	cJSON *body;
+
+	if (b.has_sent) {
+		sent = calloc(c->n_fwd ? c->n_fwd : 1, sizeof(*sent));
+		if (!sent)
+			return NULL;
+		for (i = 0; i < c->n_fwd; i++)
+			sent[i] = c->fwd[i].out.messages;
+		b.n_sent = c->n_fwd;
+		b.sent = sent;
+	}
+	body = rp_proto_stop_encode(&b);
+	free(sent);
+	return body;
+}
+
+/* START {phase, point, how long} / READY, or STOP {phase, ...} / DONE. */
 static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 		      const struct rp_engine_opts *o, int timeout_ms,
 		      cJSON **reply)
 {
-	const struct rp_spec *sp = &c->res->spec;
-	cJSON *body = cJSON_CreateObject();
 	uint16_t want = type == RP_MSG_START ? RP_MSG_READY : RP_MSG_DONE;
+	cJSON *body;
 	int err;
 
-	if (!client_has_server(c)) {
-		cJSON_Delete(body);
+	if (!client_has_server(c))
 		return 0;
-	}
-	if (!body || !cJSON_AddStringToObject(body, "phase", rp_phase_name(p)))
-		err = -ENOMEM;
-	else if (type == RP_MSG_START &&
-		 (!cJSON_AddNumberToObject(body, "size",
-					   (double)sp->size_bytes) ||
-		  !cJSON_AddNumberToObject(body, "depth", sp->queue_depth) ||
-		  !cJSON_AddNumberToObject(body, "iterations",
-					   (double)o->iterations) ||
-		  !cJSON_AddNumberToObject(body, "duration_ns",
-					   (double)o->duration_ns) ||
-		  !cJSON_AddNumberToObject(
-			  body, "rate",
-			  p == RP_PHASE_BANDWIDTH ? (double)sp->rate : 0)))
-		err = -ENOMEM;
-	else if (type == RP_MSG_STOP && c->cfg->interrupted &&
-		 atomic_load(c->cfg->interrupted) &&
-		 !cJSON_AddTrueToObject(body, "abort"))
-		err = -ENOMEM;
-	else if (type == RP_MSG_STOP && p != RP_PHASE_LATENCY &&
-		 !add_sent(c, body))
-		err = -ENOMEM;
-	else
-		err = client_call(c, type, body, want, timeout_ms, reply);
+	body = type == RP_MSG_START ? start_body(c, p, o) : stop_body(c, p);
+	err = body ? client_call(c, type, body, want, timeout_ms, reply)
+		   : -ENOMEM;
 	cJSON_Delete(body);
 	return err == -ENOMEM ? fail(c->res, err, "internal", "out of memory")
 			      : err;
@@ -130,20 +140,15 @@ static int phase_failed(struct client *c, enum rp_phase p, int err,
 		    "%s: %s", c->ops->name, msg);
 }
 
-static void server_side(const cJSON *done, struct rp_side *side)
+static void server_side(const struct rp_done_body *done, struct rp_side *side)
 {
-	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(done, "cpu"), *zc;
-
-	if (!done)
-		return; /* no server: a local transport */
 	side->present = true;
-	side->messages = rp_json_u64_or(done, "messages", 0);
-	side->bytes = rp_json_u64_or(done, "bytes", 0);
-	side->verify_errors = rp_json_u64_or(done, "verify_errors", 0);
-	rp_cpu_usage_from_json(cpu, &side->cpu);
-	zc = cJSON_GetObjectItemCaseSensitive(done, "zerocopy");
-	side->has_zc = cJSON_IsObject(zc);
-	rp_zc_from_json(zc, &side->zc);
+	side->messages = done->messages;
+	side->bytes = done->bytes;
+	side->verify_errors = done->verify_errors;
+	side->cpu = done->cpu;
+	side->has_zc = done->has_zc;
+	side->zc = done->zc;
 }
 
 /* Ping-pong phase on the first stream: the statistics of rtt/2 for the
@@ -413,9 +418,11 @@ static int check_server_counts(struct client *c)
 
 static int bandwidth_results(struct client *c, struct traffic *t)
 {
-	const cJSON *s2c =
-		cJSON_GetObjectItemCaseSensitive(t->done, "direction");
 	struct rp_result *r = c->res;
+	struct rp_done_body done;
+	/* no DONE: a local transport, no server */
+	bool has_done =
+		t->done && !rp_proto_done_decode(t->done, &done, NULL, 0);
 	int err;
 
 	err = rp_direction_build(&r->dir[RP_DIR_C2S], c->fwd, c->n_fwd,
@@ -423,8 +430,8 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 				 c->scratch);
 	if (!err)
 		rp_hist_spectrum(c->scratch, &r->latency_spectrum);
-	if (!err && c->n_rev && cJSON_IsObject(s2c))
-		err = rp_direction_from_json(s2c, c->n_rev,
+	if (!err && c->n_rev && has_done && done.direction)
+		err = rp_direction_from_json(done.direction, c->n_rev,
 					     &r->dir[RP_DIR_S2C]);
 	if (err)
 		return fail(r, err, "internal", "out of memory");
@@ -433,7 +440,8 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 	r->client.messages = r->dir[RP_DIR_C2S].flow.messages;
 	r->client.bytes = r->dir[RP_DIR_C2S].flow.bytes;
 	client_cpu(c, t, r->bytes);
-	server_side(t->done, &r->server);
+	if (has_done)
+		server_side(&done, &r->server);
 	err = check_server_counts(c);
 	if (err)
 		return err;

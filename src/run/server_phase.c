@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/json.h"
+#include "proto/bodies.h"
 #include "proto/proto.h"
 #include "run/crew.h"
 #include "run/flow.h"
@@ -32,6 +32,7 @@ struct phase {
 	struct rp_crew *responders;
 	struct rp_crew *initiators;
 	struct rp_side_stats *st; /* the responders', per stream */
+	uint64_t *sent;		  /* STOP's "sent", per stream */
 	struct rp_cpu_sample a, b;
 	struct rp_cpu_usage cpu;
 	struct rp_stream *bad;
@@ -43,43 +44,26 @@ struct phase {
 /* START's body: the phase, a point within the test's limits, a length. */
 static int parse_start(struct session *s, const cJSON *b, struct phase *p)
 {
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(b, "phase");
-	uint64_t depth = s->spec.queue_depth, rate = 0;
-	char text[160];
+	const struct rp_start_bounds lim = {
+		.size_bytes = s->spec.size_bytes,
+		.queue_depth = s->spec.queue_depth,
+		.max_duration_ns = s->srv->cfg->limits.max_time_ns,
+		.atomic = rp_op_is_atomic(s->spec.op),
+	};
+	struct rp_start_body start;
+	char text[200];
+	int err;
 
-	p->size = s->spec.size_bytes;
-	if (!cJSON_IsString(name) ||
-	    rp_phase_parse(name->valuestring, &p->phase))
-		return session_refuse(s, -EBADMSG, "protocol",
-				      "START without a phase");
-	if ((cJSON_GetObjectItemCaseSensitive(b, "size") &&
-	     (rp_json_u64(b, "size", s->spec.size_bytes, &p->size) ||
-	      !p->size)) ||
-	    (cJSON_GetObjectItemCaseSensitive(b, "depth") &&
-	     (rp_json_u64(b, "depth", s->spec.queue_depth, &depth) ||
-	      !depth)) ||
-	    (cJSON_GetObjectItemCaseSensitive(b, "iterations") &&
-	     rp_json_u64(b, "iterations", RP_SPEC_MAX_ITERS,
-			 &p->o.iterations)) ||
-	    (cJSON_GetObjectItemCaseSensitive(b, "duration_ns") &&
-	     rp_json_u64(b, "duration_ns", s->srv->cfg->limits.max_time_ns,
-			 &p->o.duration_ns))) {
-		snprintf(text, sizeof(text),
-			 "START: size 1 to %llu, depth 1 to %u, iterations "
-			 "and duration_ns within the spec's limits",
-			 (unsigned long long)s->spec.size_bytes,
-			 s->spec.queue_depth);
-		return session_refuse(s, -EINVAL, "spec", text);
-	}
-	if (cJSON_GetObjectItemCaseSensitive(b, "rate") &&
-	    rp_json_u64(b, "rate", RP_SPEC_MAX_RATE, &rate))
-		return session_refuse(s, -EINVAL, "spec",
-				      "START: rate 0 to 4e9 operations/s");
-	p->o.period_ns = rp_engine_period_ns(rate, s->n_rev);
-	if (rp_op_is_atomic(s->spec.op) && p->size != 8)
-		return session_refuse(s, -EINVAL, "spec",
-				      "START: atomics move exactly 8 bytes");
-	p->depth = (uint32_t)depth;
+	err = rp_proto_start_decode(b, &lim, &start, text, sizeof(text));
+	if (err)
+		return session_refuse(
+			s, err, err == -EBADMSG ? "protocol" : "spec", text);
+	p->phase = start.phase;
+	p->size = start.size_bytes;
+	p->depth = start.queue_depth;
+	p->o.iterations = start.iterations;
+	p->o.duration_ns = start.duration_ns;
+	p->o.period_ns = rp_engine_period_ns(start.rate, s->n_rev);
 	return 0;
 }
 
@@ -109,8 +93,9 @@ static int start_crews(struct session *s, struct phase *p)
 	for (i = 0; i < s->n_fwd; i++) /* each phase's own, from STOP */
 		atomic_store(&s->streams[i]->due, 0);
 	p->st = calloc(s->n_fwd, sizeof(*p->st));
+	p->sent = calloc(s->n_fwd, sizeof(*p->sent));
 	fwd = calloc(s->n_fwd, sizeof(*fwd));
-	if (!p->st || !fwd) {
+	if (!p->st || !p->sent || !fwd) {
 		free(fwd);
 		return -ENOMEM;
 	}
@@ -231,21 +216,18 @@ static int phase_watch(struct session *s, struct phase *p)
  * as the responders' due (rp_stream.due), before they see stop. Anything
  * else there (an older client's nothing, a wrong length, a count that is
  * not a whole number up to 2^53) leaves the due at 0: the drain ends at
- * its first empty pass, as without it. */
-static void take_sent(struct session *s, const cJSON *body)
+ * its first empty pass, as without it. Return: STOP's abort (the client
+ * was interrupted). */
+static bool take_stop(struct session *s, struct phase *p, const cJSON *body)
 {
-	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(body, "sent");
+	struct rp_stop_body stop;
 	unsigned int i;
-	double v;
 
-	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != (int)s->n_fwd)
-		return;
-	for (i = 0; i < s->n_fwd; i++) {
-		v = cJSON_GetNumberValue(cJSON_GetArrayItem(arr, (int)i));
-		if (v >= 0 && v <= 9007199254740992.0 &&
-		    v == (double)(uint64_t)v)
-			atomic_store(&s->streams[i]->due, (uint64_t)v);
-	}
+	if (rp_proto_stop_decode(body, s->n_fwd, p->sent, &stop, NULL, 0))
+		return false;
+	for (i = 0; i < stop.n_sent; i++)
+		atomic_store(&s->streams[i]->due, stop.sent[i]);
+	return stop.abort;
 }
 
 /* Wait for the client's STOP while the crews run; a crew that fails ends
@@ -291,51 +273,38 @@ static void phase_cpu(const struct session *s, struct phase *p, uint64_t bytes)
 		rp_cpu_usage_own_threads(u, bytes);
 }
 
-/* --zerocopy: every stream's zero-copy sends so far, into @b. */
-static void zerocopy_json(struct session *s, cJSON *b)
-{
-	struct rp_zc_count sum;
-
-	if (!s->spec.zerocopy || !s->ops->zerocopy)
-		return;
-	rp_streams_zerocopy(s->streams, s->n_fwd + s->n_rev, &sum);
-	cJSON_AddItemToObject(b, "zerocopy", rp_zc_to_json(&sum));
-}
-
-/* DONE: what the responders saw, the CPU, and under --bidir the server's
- * own direction. */
+/* DONE: what the responders saw, the CPU, under --bidir the server's
+ * own direction, under --zerocopy every stream's zero-copy sends so far. */
 static cJSON *done_body(struct session *s, struct phase *p)
 {
-	struct rp_side_stats sum = { 0 };
+	struct rp_done_body done = { 0 };
 	struct rp_direction d = { 0 };
-	cJSON *b = cJSON_CreateObject(), *c;
+	cJSON *dir = NULL, *b;
 	uint64_t verr = 0;
 	unsigned int i;
 
 	for (i = 0; i < s->n_fwd; i++) {
-		sum.messages += p->st[i].messages;
-		sum.bytes += p->st[i].bytes;
-		sum.verify_errors += p->st[i].verify_errors;
+		done.messages += p->st[i].messages;
+		done.bytes += p->st[i].bytes;
+		done.verify_errors += p->st[i].verify_errors;
 	}
 	for (i = 0; i < s->n_rev; i++)
 		verr += s->ops->verify_errors(s->rev[i].s);
-	sum.verify_errors += verr - s->verify_seen;
+	done.verify_errors += verr - s->verify_seen;
 	s->verify_seen = verr;
 	if (s->n_rev && p->phase != RP_PHASE_LATENCY &&
 	    !rp_direction_build(&d, s->rev, s->n_rev, s->spec.threads, p->size,
 				s->scratch))
-		cJSON_AddItemToObject(b, "direction", rp_direction_to_json(&d));
-	phase_cpu(s, p, sum.bytes + d.flow.bytes);
+		dir = rp_direction_to_json(&d);
+	phase_cpu(s, p, done.bytes + d.flow.bytes);
 	rp_direction_fini(&d);
-	if (!b)
-		return NULL;
-	cJSON_AddNumberToObject(b, "messages", (double)sum.messages);
-	cJSON_AddNumberToObject(b, "bytes", (double)sum.bytes);
-	cJSON_AddNumberToObject(b, "verify_errors", (double)sum.verify_errors);
-	zerocopy_json(s, b);
-	c = cJSON_AddObjectToObject(b, "cpu");
-	if (c)
-		rp_cpu_usage_to_json(&p->cpu, c);
+	done.direction = dir;
+	done.has_zc = s->spec.zerocopy && s->ops->zerocopy;
+	if (done.has_zc)
+		rp_streams_zerocopy(s->streams, s->n_fwd + s->n_rev, &done.zc);
+	done.cpu = p->cpu;
+	b = rp_proto_done_encode(&done);
+	cJSON_Delete(dir);
 	return b;
 }
 
@@ -344,6 +313,7 @@ static int run_phase(struct session *s, struct phase *p)
 	const struct rp_config *cfg = s->srv->cfg;
 	bool loop = cfg->mode == RP_MODE_LOOPBACK;
 	cJSON *body = NULL;
+	bool interrupted = false;
 	int err;
 
 	err = set_point(s, p);
@@ -359,10 +329,9 @@ static int run_phase(struct session *s, struct phase *p)
 	if (!err)
 		err = await_stop(s, p, &body);
 	if (!err)
-		take_sent(s, body);
+		interrupted = take_stop(s, p, body);
 	/* an interrupted client stops the server's own initiators too */
-	if (err ||
-	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(body, "abort")))
+	if (err || interrupted)
 		atomic_store(&p->abort, 1);
 	cJSON_Delete(body);
 	if (join_crews(p) && !err)
@@ -404,6 +373,7 @@ int session_phases(struct session *s)
 		if (!err)
 			err = run_phase(s, &p);
 		free(p.st);
+		free(p.sent);
 		if (err)
 			return err;
 	}
