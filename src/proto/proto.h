@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* clang-format off */
 /*
  * Control protocol. Every message on the control connection is
  *
@@ -10,31 +11,44 @@
  *
  * magic is "RDPF", version is major << 8 | minor; a receiver rejects another
  * major. The body is a JSON object of at most RP_PROTO_MAX_BODY bytes.
+ * START, STOP and DONE's bodies are proto/bodies.h's.
  *
- * A test, client (C) and server (S):
+ * A test: one message a line, the client's (C) on the left, the server's
+ * (S) on the right, each answer on the line below what it answers.
  *
- *   C -> S  HELLO   {proto, version, host}      S -> C  HELLO (or ERROR busy)
- *   C -> S  TEST    {spec}                      S -> C  SETUP {token, endpoint}
- *   C connects every data stream, one after the other, presenting the
- *   token: spec.streams the client initiates, then (spec.bidir) as many
- *   the server initiates; the i-th accept is the i-th connect.
- *   C -> S  STREAMS {streams: [info per stream]}
- *                                               S -> C  STREAMS {streams}
+ *   C                                          S
+ *   HELLO   {proto, version, host}  ------->
+ *                                   <-------   HELLO (or ERROR busy)
+ *   TEST    {spec}                  ------->
+ *                                   <-------   SETUP   {token, endpoint}
+ *     C connects every data stream, one after the other, presenting the
+ *     token: spec.streams the client initiates, then (spec.bidir) as many
+ *     the server initiates; the i-th accept is the i-th connect.
+ *   STREAMS {streams: [info per     ------->
+ *            stream]}
+ *                                   <-------   STREAMS {streams}
  *   for each point of the sweep, for each phase:
- *   C -> S  START   {phase, size, depth,        S -> C  READY
- *                    iterations, duration_ns}
+ *   START   {phase, size, depth,    ------->
+ *            iterations,
+ *            duration_ns, rate}
+ *                                   <-------   READY
  *     (a size or depth other than the streams' moves both ends' streams
  *     to that point first; iterations, duration_ns: how long the server's
- *     own initiators run under --bidir)
+ *     own initiators run under --bidir; rate: --rate, in the throughput
+ *     phase only, 0 otherwise)
  *   ... the phase runs on the data streams ...
- *   C -> S  STOP    {phase, abort if the        S -> C  DONE  {server side,
- *                    client was interrupted,      under --bidir its
- *                    sent}                        direction}
- *     (sent, outside the latency phase: per client-initiated stream, the
- *     operations the client completed; the server's responders drain to
- *     it, RP_DRAIN_MS at most, as an iWARP send completes once it has
- *     left; a STOP without it, from an older client, drains as before)
- *   C -> S  BYE                                 S releases the test
+ *   STOP    {phase, abort, sent}    ------->
+ *                                   <-------   DONE    {server side: messages,
+ *                                                       bytes, verify_errors,
+ *                                                       cpu; under --bidir
+ *                                                       its direction}
+ *     (abort: only if the client was interrupted. sent, outside the
+ *     latency phase: per client-initiated stream, the operations the
+ *     client completed; the server's responders drain to it, RP_DRAIN_MS
+ *     at most, as an iWARP send completes once it has left; a STOP
+ *     without it, from an older client, drains as before)
+ *   BYE                             ------->
+ *                                              S releases the test
  *
  * Protocol 2.0 (1.x had one stream) added spec.streams, threads, bidir and
  * wait (a spec without them means one stream, busy), the STREAMS arrays
@@ -47,11 +61,15 @@
  * With --auth-key (proto/auth.h) HELLO becomes a mutual proof before the
  * server says anything about its host:
  *
- *   C -> S  HELLO   {proto, auth, nonce}        S -> C  AUTH  {nonce, mac}
- *   C -> S  AUTH    {mac}                       S -> C  HELLO (or ERROR auth)
+ *   C                                          S
+ *   HELLO   {proto, auth, nonce}    ------->
+ *                                   <-------   AUTH    {nonce, mac}
+ *   AUTH    {mac}                   ------->
+ *                                   <-------   HELLO (or ERROR auth)
  *
  * Either side may send ERROR {code, message} at any time; it ends the test.
  */
+/* clang-format on */
 #ifndef RP_PROTO_PROTO_H
 #define RP_PROTO_PROTO_H
 
