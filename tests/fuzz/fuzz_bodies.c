@@ -11,10 +11,14 @@
  *   1    TEST     the server: rp_proto_spec_decode; a spec that decodes
  *                 survives encode and decode unchanged, every field
  *   2    SETUP    the client: token and endpoint (rp_endpoint_port)
- *   3    START    the server: phase and point (parse_start's rules)
- *   4    STOP     the server: the abort flag
- *   5    DONE     the client: server_side's counts, rp_cpu_usage_from_json,
- *                 rp_direction_from_json (--bidir), then every reporter
+ *   3    START    the server: rp_proto_start_decode within the test's
+ *                 point and the server's limits; a START that decodes
+ *                 survives encode and decode unchanged
+ *   4    STOP     the server: rp_proto_stop_decode (abort, the counts of
+ *                 "sent"), and encode and decode again
+ *   5    DONE     the client: rp_proto_done_decode, encode and decode
+ *                 again, rp_direction_from_json (--bidir), then every
+ *                 reporter
  *   6    ERROR    either side: rp_proto_error_text
  *   7    STREAMS  either side: one object per stream, into the report
  *   8    AUTH     the server under --auth-key: the client's HELLO and
@@ -28,9 +32,8 @@
  * --bidir, bits 3-4 the streams - 1; bit 0 also picks tight server limits
  * (TEST, START) or another message type (AUTH).
  *
- * START's and DONE's decoders are static in run/server_phase.c and
- * run/client_phase.c (parse_start, server_side): this file applies the
- * same public helpers with the same limits, and says so where it mirrors.
+ * Every decoder here is the one that ships (proto/, run/flow.h, core/):
+ * none is copied.
  *
  * Built with clang -fsanitize=fuzzer for fuzzing, or with replay.c as a plain
  * program that CTest runs over the seed corpus.
@@ -47,6 +50,7 @@
 #include "core/cpu.h"
 #include "core/json.h"
 #include "proto/auth.h"
+#include "proto/bodies.h"
 #include "proto/proto.h"
 #include "run/flow.h"
 #include "run/limits.h"
@@ -177,73 +181,106 @@ static void body_setup(cJSON *body, unsigned int v)
 		FUZZ_CHECK(port > 0, "an accepted port is 1..65535");
 }
 
-/* ---- START: server_phase.c parse_start, the same rules --------------- */
+/* ---- START: what server_phase.c's parse_start decodes --------------- */
 
-struct start {
-	enum rp_phase phase;
-	uint64_t size, depth, iterations, duration_ns;
-};
-
-/* Member @key of @b, if present, within 0..@max; refused as parse_start
- * refuses it. */
-static int start_u64(const cJSON *b, const char *key, uint64_t max,
-		     uint64_t *out)
+static bool start_equal(const struct rp_start_body *a,
+			const struct rp_start_body *b)
 {
-	if (!cJSON_GetObjectItemCaseSensitive(b, key))
-		return 0;
-	return rp_json_u64(b, key, max, out);
-}
-
-static int start_decode(const cJSON *b, const struct rp_spec *sp,
-			const struct rp_limits *l, struct start *p)
-{
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(b, "phase");
-
-	p->size = sp->size_bytes;
-	p->depth = sp->queue_depth;
-	if (!cJSON_IsString(name) ||
-	    rp_phase_parse(name->valuestring, &p->phase))
-		return -EBADMSG;
-	if (start_u64(b, "size", sp->size_bytes, &p->size) || !p->size ||
-	    start_u64(b, "depth", sp->queue_depth, &p->depth) || !p->depth ||
-	    start_u64(b, "iterations", RP_SPEC_MAX_ITERS, &p->iterations) ||
-	    start_u64(b, "duration_ns", l->max_time_ns, &p->duration_ns))
-		return -EINVAL;
-	if (rp_op_is_atomic(sp->op) && p->size != 8)
-		return -EINVAL;
-	return 0;
+	return a->phase == b->phase && a->size_bytes == b->size_bytes &&
+	       a->queue_depth == b->queue_depth &&
+	       a->iterations == b->iterations &&
+	       a->duration_ns == b->duration_ns && a->rate == b->rate;
 }
 
 static void body_start(cJSON *body, unsigned int v)
 {
-	struct start p = { 0 };
+	struct rp_start_bounds lim;
+	struct rp_start_body p, again;
 	struct rp_limits l;
 	struct rp_spec sp;
+	char err[200];
+	cJSON *enc;
 
 	variant_spec(v, &sp);
 	limits_of(v, &l);
-	if (start_decode(body, &sp, &l, &p))
+	lim = (struct rp_start_bounds){ .size_bytes = sp.size_bytes,
+					.queue_depth = sp.queue_depth,
+					.max_duration_ns = l.max_time_ns,
+					.atomic = rp_op_is_atomic(sp.op) };
+	if (rp_proto_start_decode(body, &lim, &p, err, sizeof(err))) {
+		FUZZ_CHECK(memchr(err, '\0', sizeof(err)) && err[0],
+			   "a refused START has a reason");
 		return;
+	}
 	FUZZ_CHECK((unsigned int)p.phase < RP_PHASE__COUNT, "phase in range");
-	FUZZ_CHECK(p.size >= 1 && p.size <= sp.size_bytes, "START size");
-	FUZZ_CHECK(p.depth >= 1 && p.depth <= sp.queue_depth, "START depth");
+	FUZZ_CHECK(p.size_bytes >= 1 && p.size_bytes <= sp.size_bytes,
+		   "START size");
+	FUZZ_CHECK(!lim.atomic || p.size_bytes == 8, "START atomic size");
+	FUZZ_CHECK(p.queue_depth >= 1 && p.queue_depth <= sp.queue_depth,
+		   "START depth");
 	FUZZ_CHECK(p.iterations <= RP_SPEC_MAX_ITERS, "START iterations");
 	FUZZ_CHECK(p.duration_ns <= l.max_time_ns, "START duration_ns");
+	FUZZ_CHECK(p.rate <= RP_SPEC_MAX_RATE, "START rate");
 	FUZZ_CHECK(!strcmp(rp_phase_name(p.phase),
 			   cJSON_GetObjectItemCaseSensitive(body, "phase")
 				   ->valuestring),
 		   "phase name round trip");
+	enc = rp_proto_start_encode(&p);
+	if (!enc)
+		return;
+	FUZZ_CHECK(!rp_proto_start_decode(enc, &lim, &again, err, sizeof(err)),
+		   "an encoded START decodes");
+	FUZZ_CHECK(start_equal(&p, &again), "START round trip");
+	cJSON_Delete(enc);
 }
 
-/* ---- STOP ------------------------------------------------------------ */
+/* ---- STOP: what server_phase.c's take_stop decodes ------------------- */
+
+#define MAX_SENT 32 /* more than variant_spec's streams */
+
+static void check_stop(const struct rp_stop_body *s, unsigned int n)
+{
+	unsigned int i;
+
+	FUZZ_CHECK((unsigned int)s->phase <= RP_PHASE__COUNT, "STOP phase");
+	FUZZ_CHECK(s->n_sent == (s->has_sent ? n : 0), "STOP sent's length");
+	for (i = 0; i < n; i++)
+		FUZZ_CHECK(s->sent[i] <= (uint64_t)RP_JSON_MAX_EXACT &&
+				   (s->has_sent || !s->sent[i]),
+			   "STOP counts: whole numbers up to 2^53, else 0");
+}
 
 static void body_stop(cJSON *body, unsigned int v)
 {
-	(void)v;
-	(void)cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(body, "abort"));
+	uint64_t sent[MAX_SENT], back[MAX_SENT];
+	struct rp_stop_body s, again;
+	struct rp_spec sp;
+	unsigned int n;
+	cJSON *enc;
+
+	variant_spec(v, &sp);
+	n = sp.streams; /* the client's own, which STOP counts */
+	FUZZ_CHECK(n <= MAX_SENT, "streams within the fuzzer's array");
+	FUZZ_CHECK(!rp_proto_stop_decode(body, n, sent, &s, NULL, 0),
+		   "a STOP object always decodes");
+	check_stop(&s, n);
+	FUZZ_CHECK(s.abort ==
+			   (bool)cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				   body, "abort")),
+		   "STOP abort only when true");
+	enc = rp_proto_stop_encode(&s);
+	if (!enc)
+		return;
+	FUZZ_CHECK(!rp_proto_stop_decode(enc, n, back, &again, NULL, 0),
+		   "an encoded STOP decodes");
+	FUZZ_CHECK(again.phase == s.phase && again.abort == s.abort &&
+			   again.has_sent == s.has_sent &&
+			   !memcmp(back, sent, n * sizeof(sent[0])),
+		   "STOP round trip");
+	cJSON_Delete(enc);
 }
 
-/* ---- DONE: client_phase.c server_side and bandwidth_results ---------- */
+/* ---- DONE: what client_phase.c's bandwidth_results decodes ---------- */
 
 static void check_cpu(const struct rp_cpu_usage *u)
 {
@@ -322,18 +359,53 @@ static void check_direction(const struct rp_direction *d, uint32_t max)
 		direction_round_trip(d, max);
 }
 
+/* What a DONE decoded to comes back the same from its encode. */
+static void done_round_trip(const struct rp_done_body *d)
+{
+	struct rp_done_body again;
+	cJSON *enc = rp_proto_done_encode(d);
+
+	if (!enc)
+		return;
+	FUZZ_CHECK(!rp_proto_done_decode(enc, &again, NULL, 0),
+		   "an encoded DONE decodes");
+	FUZZ_CHECK(again.messages == d->messages && again.bytes == d->bytes &&
+			   again.verify_errors == d->verify_errors,
+		   "DONE counts round trip");
+	FUZZ_CHECK(again.has_zc == d->has_zc &&
+			   !memcmp(&again.zc, &d->zc, sizeof(d->zc)),
+		   "DONE zerocopy round trip");
+	FUZZ_CHECK(
+		!again.direction == !d->direction &&
+			(!d->direction ||
+			 fuzz_json_same(again.direction, d->direction, true)),
+		"DONE direction round trip");
+	FUZZ_CHECK(!strcmp(again.cpu.hz_source, d->cpu.hz_source),
+		   "DONE hz_source round trip");
+	again.cpu.hz_source = d->cpu.hz_source;
+	FUZZ_CHECK(!memcmp(&again.cpu, &d->cpu, sizeof(d->cpu)),
+		   "DONE cpu round trip");
+	cJSON_Delete(enc);
+}
+
 static void body_done(cJSON *body, unsigned int v)
 {
-	const cJSON *s2c = cJSON_GetObjectItemCaseSensitive(body, "direction");
+	struct rp_done_body done;
 	uint32_t n_rev;
 	struct rp_result r;
 	struct rp_spec sp;
 
 	variant_spec(v, &sp);
 	n_rev = sp.bidir ? sp.streams : 0;
+	FUZZ_CHECK(!rp_proto_done_decode(body, &done, NULL, 0),
+		   "a DONE object always decodes");
+	FUZZ_CHECK(!done.direction || cJSON_IsObject(done.direction),
+		   "DONE direction is an object");
+	done_round_trip(&done);
 	result_init(&r, &sp);
-	if (n_rev && cJSON_IsObject(s2c)) {
-		if (rp_direction_from_json(s2c, n_rev, &r.dir[RP_DIR_S2C])) {
+	if (n_rev && done.direction) {
+		if (rp_direction_from_json(done.direction, n_rev,
+					   &r.dir[RP_DIR_S2C])) {
 			rp_result_fini(&r);
 			return;
 		}
@@ -344,11 +416,12 @@ static void body_done(cJSON *body, unsigned int v)
 	}
 	r.has_bandwidth = r.has_latency = true;
 	r.server.present = true;
-	r.server.messages = rp_json_u64_or(body, "messages", 0);
-	r.server.bytes = rp_json_u64_or(body, "bytes", 0);
-	r.server.verify_errors = rp_json_u64_or(body, "verify_errors", 0);
-	rp_cpu_usage_from_json(cJSON_GetObjectItemCaseSensitive(body, "cpu"),
-			       &r.server.cpu);
+	r.server.messages = done.messages;
+	r.server.bytes = done.bytes;
+	r.server.verify_errors = done.verify_errors;
+	r.server.cpu = done.cpu;
+	r.server.has_zc = done.has_zc;
+	r.server.zc = done.zc;
 	check_cpu(&r.server.cpu);
 	r.server.cpu.us_per_kib = rp_cpu_service_demand(
 		r.server.cpu.user_s, r.server.cpu.sys_s, r.bytes);
