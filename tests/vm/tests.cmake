@@ -31,10 +31,15 @@ target_link_libraries(verbs_smoke PRIVATE rdmaperf_core)
 # in one run with tcp: streams runs rsocket, e2e tcp) and nfs (the file
 # transport, which has no NFS code of its own: e2e.file runs it, and the
 # NFS client and server are the kernel's). CI's 35 minutes are why.
+# The first suite leaves out verbs_sizes too (16 runs, 1 B to 1 MiB, each
+# op through the client and server): smoke runs every op at those sizes
+# with --verify, and verbs_ops and the streams group's sweeps run sizes
+# through the client and server; `run_group.sh verbs_sizes` still runs
+# it by hand.
 if(RP_SANITIZE)
 	set(rxe_groups smoke,streams,robust)
 else()
-	set(rxe_groups smoke,verbs_ops,verbs_sizes,transports,streams,robust,nfs)
+	set(rxe_groups smoke,verbs_ops,transports,streams,robust,nfs)
 endif()
 add_test(NAME vm.rxe
 	COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/vm/run_group.sh ${rxe_groups}
