@@ -375,6 +375,33 @@ static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
 	return ret < 0 ? ret : 0;
 }
 
+/* Before the slots are checked: the initiator's last writes may still be
+ * on their way (an iWARP write completes once it has left, as a send
+ * does). Of the due writes (rp_stream.due: seq 0 to due - 1), slot j's
+ * last is the highest seq below due that maps to j: wait until each slot
+ * holds it whole, RP_DRAIN_MS in all at most; what is still wrong then
+ * is the check's to count. Without a due (an older client) no wait. */
+static void rv_await_writes(struct rv_stream *s)
+{
+	struct timespec ts = { .tv_nsec = RV_IDLE_NS / 10 };
+	uint64_t due = atomic_load(&s->base.due), last, end;
+	const uint8_t *p;
+	uint32_t slot;
+
+	if (!due || s->size < 8)
+		return;
+	end = rp_clock_ns() + RP_DRAIN_MS * 1000000ULL;
+	for (slot = 0; slot < s->depth && slot < due; slot++) {
+		last = due - 1 - (due - 1 - slot) % s->depth;
+		p = s->buf + (size_t)slot * s->slot_bytes;
+		while (rp_payload_check(p, s->size, last) &&
+		       rp_clock_ns() < end) {
+			nanosleep(&ts, NULL);
+			atomic_thread_fence(memory_order_acquire);
+		}
+	}
+}
+
 /* After a write phase (the initiator is done): check the slots (--verify),
  * then zero what the next phase, maybe of another point, must find zero:
  * every slot under --verify (a slot the next point's depth does not
@@ -384,6 +411,7 @@ static void rv_write_done(struct rv_stream *s, enum rp_phase phase,
 			  struct rp_side_stats *st)
 {
 	if (phase != RP_PHASE_LATENCY && s->base.spec.verify) {
+		rv_await_writes(s);
 		rv_check_slots(s, st);
 		memset(s->buf, 0, s->buf_len);
 	}
