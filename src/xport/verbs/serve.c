@@ -379,18 +379,18 @@ static int rv_serve_write_lat(struct rp_stream *const *bs, unsigned int n,
  * on their way (an iWARP write completes once it has left, as a send
  * does). Of the due writes (rp_stream.due: seq 0 to due - 1), slot j's
  * last is the highest seq below due that maps to j: wait until each slot
- * holds it whole, RP_DRAIN_MS in all at most; what is still wrong then
- * is the check's to count. Without a due (an older client) no wait. */
-static void rv_await_writes(struct rv_stream *s)
+ * holds it whole, until @end (rp_clock_ns time: RP_DRAIN_MS after stop,
+ * for all of a thread's streams together); what is still wrong then is
+ * the check's to count. Without a due (an older client) no wait. */
+static void rv_await_writes(struct rv_stream *s, uint64_t end)
 {
 	struct timespec ts = { .tv_nsec = RV_IDLE_NS / 10 };
-	uint64_t due = atomic_load(&s->base.due), last, end;
+	uint64_t due = atomic_load(&s->base.due), last;
 	const uint8_t *p;
 	uint32_t slot;
 
 	if (!due || s->size < 8)
 		return;
-	end = rp_clock_ns() + RP_DRAIN_MS * 1000000ULL;
 	for (slot = 0; slot < s->depth && slot < due; slot++) {
 		last = due - 1 - (due - 1 - slot) % s->depth;
 		p = s->buf + (size_t)slot * s->slot_bytes;
@@ -408,10 +408,10 @@ static void rv_await_writes(struct rv_stream *s)
  * rewrite would hold another mapping's seq), slot 0 whole always (the
  * next point's marker, at any size, reads "no ping yet"). */
 static void rv_write_done(struct rv_stream *s, enum rp_phase phase,
-			  struct rp_side_stats *st)
+			  uint64_t end, struct rp_side_stats *st)
 {
 	if (phase != RP_PHASE_LATENCY && s->base.spec.verify) {
-		rv_await_writes(s);
+		rv_await_writes(s, end);
 		rv_check_slots(s, st);
 		memset(s->buf, 0, s->buf_len);
 	}
@@ -423,6 +423,7 @@ int rv_serve_write(struct rp_stream *const *bs, unsigned int n,
 		   struct rp_side_stats *st)
 {
 	unsigned int i;
+	uint64_t end;
 	int ret = 0;
 
 	if (phase == RP_PHASE_LATENCY) {
@@ -432,7 +433,8 @@ int rv_serve_write(struct rp_stream *const *bs, unsigned int n,
 		rv_idle(stop);
 		rv_blind(bs, n, 0);
 	}
+	end = rp_clock_ns() + RP_DRAIN_MS * 1000000ULL;
 	for (i = 0; i < n; i++)
-		rv_write_done(rv_of(bs[i]), phase, &st[i]);
+		rv_write_done(rv_of(bs[i]), phase, end, &st[i]);
 	return ret;
 }
