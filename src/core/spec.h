@@ -27,6 +27,7 @@ enum rp_op {
 #define RP_SPEC_MAX_ITERS   (1ULL << 40)   /* operations in a phase */
 #define RP_SPEC_MAX_SECONDS (24ULL * 3600) /* duration of a phase */
 #define RP_SPEC_NAME_LEN    16
+#define RP_NOTE_LEN	    256 /* a transport's notes for the user, with NUL */
 #define RP_SPEC_MAX_STREAMS 128 /* streams (-P) of one test, per direction */
 #define RP_SPEC_MAX_THREADS 64	/* threads (-T) on each side */
 #define RP_SPEC_MAX_RATE    4000000000ULL /* --rate: operations per second */

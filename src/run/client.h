@@ -6,6 +6,7 @@
 #ifndef RP_RUN_CLIENT_H
 #define RP_RUN_CLIENT_H
 
+#include "run/engine.h"
 #include "run/run.h"
 
 struct client {

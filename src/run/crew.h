@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "core/cpu.h"
+#include "run/engine.h"
 #include "run/run.h"
 
 struct rp_crew;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "run/engine.h"
 #include "run/run.h"
 #include "run/ticker.h"
 

@@ -7,6 +7,7 @@
 #ifndef RP_RUN_FLOW_H
 #define RP_RUN_FLOW_H
 
+#include "run/engine.h"
 #include "run/run.h"
 
 /** rp_flow_rates - bits, MiB and messages per second of @f's bytes,

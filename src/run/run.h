@@ -13,10 +13,9 @@
 #include <cjson/cJSON.h>
 
 #include "core/cidr.h"
-#include "core/cpu.h"
-#include "core/hist.h"
 #include "core/rate.h"
 #include "core/spec.h"
+#include "run/result.h"
 #include "xport/xport.h"
 
 #define RP_MAX_TRANSPORTS   8
@@ -59,9 +58,6 @@ struct rp_access {
 	uint8_t key[RP_AUTH_KEY_MAX];
 	size_t key_len; /* 0: no key */
 };
-
-struct rp_result;
-struct rp_interval;
 
 /** Who hears of a client's run as it goes (-i, --json-stream, the
  *  progress line), on the client's main thread; any member may be NULL. */
@@ -138,66 +134,6 @@ static inline uint64_t rp_stall_ns(const struct rp_config *cfg)
 	return cfg->stall_ns ? cfg->stall_ns : RP_STALL_TIMEOUT_NS;
 }
 
-/** One side's view of the throughput phase. */
-struct rp_side {
-	bool present;
-	struct rp_cpu_usage cpu;
-	uint64_t messages;
-	uint64_t bytes;
-	uint64_t verify_errors;
-	/* --zerocopy: this side's zero-copy sends over the point (issued,
-	 * notified, copied by the kernel anyway), if it reported them (a
-	 * server older than --zerocopy does not) */
-	bool has_zc;
-	struct rp_zc_count zc;
-};
-
-/** What a set of operations did: one stream, a direction, a whole test. */
-struct rp_flow {
-	uint64_t bytes;
-	uint64_t messages;
-	double seconds; /* first post to last completion */
-	double bits_per_second;
-	double mib_per_second;
-	double messages_per_second;
-	bool has_latency; /* completion latency under load, ns */
-	struct rp_hist_summary latency;
-	/* Open loop (--rate): latency from each operation's intended start
-	 * (coordinated omission corrected), and how the schedule fared
-	 * (struct rp_phase_out) */
-	bool has_corrected;
-	struct rp_hist_summary corrected;
-	uint64_t backlogged, max_backlog, unsent;
-};
-
-/** One stream's share of a direction. */
-struct rp_stream_result {
-	uint32_t stream; /* 0.. within its direction */
-	uint32_t thread; /* the initiator's thread that drove it */
-	struct rp_flow flow;
-};
-
-/** One interval (-i) of the throughput phase, the client's streams. */
-struct rp_interval {
-	uint32_t index;	     /* 0.. within the point */
-	double start;	     /* seconds since the phase began */
-	struct rp_flow flow; /* seconds: this interval's length */
-	uint32_t n_streams;  /* per_stream's length: 0 with one stream */
-	struct rp_stream_result *per_stream; /* owned */
-};
-
-enum rp_dir { RP_DIR_C2S, RP_DIR_S2C, RP_DIR__COUNT };
-
-/** One direction of a test: the client's streams, or (--bidir) the
- *  server's. */
-struct rp_direction {
-	bool present;
-	struct rp_flow flow; /* all its streams together */
-	uint32_t n_streams;
-	struct rp_stream_result *per_stream; /* n_streams, owned */
-	double fairness; /* Jain's index over per-stream throughput, 0..1 */
-};
-
 /** rp_config_points - points of @c's sweep: sizes x depths x rates. */
 static inline size_t rp_config_points(const struct rp_config *c)
 {
@@ -218,58 +154,6 @@ static inline void rp_config_point(const struct rp_config *c, size_t p,
 	*size = p / nr / nd;
 }
 
-/** The result of one test point on one transport. */
-struct rp_result {
-	char transport[RP_SPEC_NAME_LEN];
-	struct rp_spec spec; /* this point's size, depth, iterations */
-	uint32_t point;	     /* index in the sweep */
-	uint64_t warmup_messages;
-	bool has_bandwidth;
-	/* The test: with --bidir the sum of both directions. */
-	uint64_t bytes;
-	uint64_t messages;
-	double seconds;
-	double bits_per_second;
-	double mib_per_second;
-	double messages_per_second;
-	bool has_latency; /* completion latency under load, ns (merged) */
-	struct rp_hist_summary latency;
-	struct rp_direction dir[RP_DIR__COUNT];
-	struct rp_spectrum latency_spectrum; /* n = 0: none */
-	/* -i: the throughput phase interval by interval (owned), and the
-	 * lowest and highest interval throughput among the intervals at least
-	 * half interval_s long (a short last one would mislead) */
-	double interval_s;
-	struct rp_interval *intervals;
-	uint32_t n_intervals;
-	bool has_interval_range;
-	double interval_min_bps, interval_max_bps;
-	bool has_unloaded; /* ping-pong: rtt/2 (or whole op), ns */
-	struct rp_hist_summary unloaded;
-	struct rp_hist_summary rtt;
-	struct rp_spectrum unloaded_spectrum; /* as unloaded: halved or not */
-	bool unloaded_halved;		      /* unloaded = rtt / 2 */
-	struct rp_side client;
-	struct rp_side server;
-	cJSON *client_info; /* the transports' local_info, owned: an array,
-			     * one object per stream */
-	cJSON *server_info;
-	cJSON *server_host;
-	cJSON *client_host;	 /* rp_host_info() of this side, owned */
-	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
-	bool interrupted;	 /* SIGINT: the sweep stopped at this point */
-	enum rp_phase interrupted_phase; /* the phase it stopped in */
-	bool failed;
-	char error_code[32];
-	char error[256];
-};
-
-/** rp_intervals_free - free @n intervals and their per-stream arrays. */
-void rp_intervals_free(struct rp_interval *iv, uint32_t n);
-
-/** rp_result_fini - free what a result owns; the struct itself stays. */
-void rp_result_fini(struct rp_result *r);
-
 /**
  * rp_client_run_test - run the test of @cfg, every point of its sweep, on
  * transport @t of cfg->transports against the server at
@@ -283,15 +167,6 @@ void rp_result_fini(struct rp_result *r);
  */
 int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		       struct rp_result *res);
-
-/** rp_result_saturated - an open loop (--rate) whose client direction
- *  achieved under RP_RATE_SATURATED of the rate it offered. Its figures
- *  (achieved, corrected latency, backlog) are that direction's flow. */
-static inline bool rp_result_saturated(const struct rp_result *r)
-{
-	return r->spec.rate && r->dir[RP_DIR_C2S].flow.messages_per_second <
-				       RP_RATE_SATURATED * (double)r->spec.rate;
-}
 
 /** rp_host_info - this host as a JSON object (hostname, kernel, cpus...). */
 cJSON *rp_host_info(void);
@@ -326,95 +201,5 @@ void rp_server_stop(struct rp_server *srv);
 
 /** rp_server_close - stop listening and free; NULL is accepted. */
 void rp_server_close(struct rp_server *srv);
-
-/* Initiator phase loops (engine.c). */
-
-/** What the initiator saw on one stream in one phase. */
-struct rp_phase_out {
-	uint64_t messages;
-	uint64_t first_post_ns;
-	uint64_t last_done_ns;
-	/* Open loop (--rate) only: */
-	uint64_t backlogged;  /* ops due while the queue was full */
-	uint64_t max_backlog; /* most ops due and not yet posted at once */
-	uint64_t unsent;      /* due before the phase's end, never posted */
-};
-
-/** One stream an engine drives, and where its figures go. */
-struct rp_engine_stream {
-	struct rp_stream *s;
-	struct rp_hist *hist;	/* one record per operation; may be NULL */
-	struct rp_ticker *tick; /* -i: intervals (run/ticker.h); or NULL */
-	/* --rate: each operation from its intended start on the schedule
-	 * to its completion (coordinated omission corrected); or NULL */
-	struct rp_hist *corr;
-	struct rp_phase_out out;
-};
-
-struct rp_ticker;
-
-/** How long and how one phase runs. */
-struct rp_engine_opts {
-	uint64_t iterations;	 /* operations per stream; 0: time mode */
-	uint64_t duration_ns;	 /* time mode: post for this long */
-	uint64_t stall_ns;	 /* no completion this long: -ETIMEDOUT;
-				  * 0: RP_STALL_TIMEOUT_NS */
-	const atomic_int *intr;	 /* set: post no more, let the rest finish */
-	const atomic_int *abort; /* set: the peer ended the phase: stop at
-				  * once (-ECONNABORTED), nothing to wait for */
-	/* --rate: each stream's interval between intended starts, in ns
-	 * (rp_engine_period_ns); 0: closed loop */
-	double period_ns;
-	/* the clock; NULL: rp_clock_ns (tests script time with their own) */
-	uint64_t (*clock)(void);
-};
-
-/** rp_engine_period_ns - the interval of each of @streams streams that
- *  offer @rate operations per second together; 0 for rate 0. */
-double rp_engine_period_ns(uint64_t rate, unsigned int streams);
-
-/**
- * rp_engine_bandwidth - keep up to queue_depth operations posted on each of
- * the @n streams of @es (one transport, all initiators) until each
- * completed @o->iterations, or for @o->duration_ns; record each one's
- * completion latency in its stream's hist. Open loop (@o->period_ns):
- * stream i of the @n posts operation k at t0 + (i / n + k) * period
- * (staggered), or as soon after as its queue has room; each operation's
- * latency from that intended start goes to es[i].corr (wrk2's correction
- * of coordinated omission), its post-to-completion one to hist. Under --wait
- * event it sleeps in poll(2) over the streams' arm() descriptors when nothing
- * moved. Return: 0, -ETIMEDOUT when a stream saw nothing complete for the stall
- * time, or the transport's -errno (its reason in that stream's err).
- * Each es[i].out counts what completed.
- */
-int rp_engine_bandwidth(struct rp_engine_stream *es, unsigned int n,
-			const struct rp_engine_opts *o);
-
-/**
- * rp_engine_latency - @o->iterations ping-pongs at depth 1 on @es->s, each
- * round trip time into @es->hist; each must finish within the stall time.
- * Return: 0 or -errno, as rp_engine_bandwidth().
- */
-int rp_engine_latency(struct rp_engine_stream *es,
-		      const struct rp_engine_opts *o);
-
-/**
- * rp_streams_set_point - move the @n streams of one side to a point of the
- * sweep (rp_xport_ops.set_point), unless they are there already (their spec
- * says: both ends start at the test's largest point and move together).
- * Return: 0, or the transport's -errno with *@failed the stream whose err
- * holds the reason.
- */
-int rp_streams_set_point(struct rp_stream *const *s, unsigned int n,
-			 uint64_t size_bytes, uint32_t depth,
-			 struct rp_stream **failed);
-
-/**
- * rp_streams_zerocopy - the zero-copy sends (--zerocopy) of the @n streams
- * of one side over their lives, summed into *@out; all zero where the
- * transport has none.
- */
-void rp_streams_zerocopy(struct rp_stream *const *s, unsigned int n,
-			 struct rp_zc_count *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "platform/net.h"
+#include "run/engine.h"
 #include "run/run.h"
 
 /* --auth-key: connections before their proof (the gate), in all and from

@@ -108,30 +108,6 @@ const char *rp_role_name(enum rp_role role)
 	return role == RP_ROLE_INITIATOR ? "initiator" : "responder";
 }
 
-static const char *const phase_names[RP_PHASE__COUNT] = {
-	[RP_PHASE_WARMUP] = "warmup",
-	[RP_PHASE_LATENCY] = "latency",
-	[RP_PHASE_BANDWIDTH] = "bandwidth",
-};
-
-const char *rp_phase_name(enum rp_phase p)
-{
-	return p < RP_PHASE__COUNT ? phase_names[p] : "unknown";
-}
-
-int rp_phase_parse(const char *name, enum rp_phase *out)
-{
-	int p;
-
-	for (p = 0; p < RP_PHASE__COUNT; p++) {
-		if (name && strcmp(name, phase_names[p]) == 0) {
-			*out = (enum rp_phase)p;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,
 		      const struct rp_spec *spec)
 {

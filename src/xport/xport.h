@@ -73,6 +73,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
+#include "core/phase.h"
 #include "core/spec.h"
 #include "core/zc.h"
 #include "platform/wait.h"
@@ -81,19 +82,10 @@
 #define rp_container_of(ptr, type, member)                                     \
 	((type *)((char *)(ptr)-offsetof(type, member)))
 
-#define RP_NOTE_LEN 256
-
 /* Which end of a stream's operations this side is. */
 enum rp_role {
 	RP_ROLE_INITIATOR, /* posts operations, is timed */
 	RP_ROLE_RESPONDER, /* serves them */
-};
-
-enum rp_phase {
-	RP_PHASE_WARMUP,    /* as bandwidth, numbers discarded */
-	RP_PHASE_LATENCY,   /* depth-1 ping-pong */
-	RP_PHASE_BANDWIDTH, /* depth-q stream of operations */
-	RP_PHASE__COUNT
 };
 
 /** Local options of one side (not sent to the peer). */
@@ -316,12 +308,6 @@ void rp_stream_init(struct rp_stream *s, const struct rp_xport_ops *ops,
 
 /** rp_role_name - "initiator", "responder". */
 const char *rp_role_name(enum rp_role role);
-
-/** rp_phase_name - "warmup", "latency", "bandwidth". */
-const char *rp_phase_name(enum rp_phase p);
-
-/** rp_phase_parse - inverse of rp_phase_name. Return: 0 or -EINVAL. */
-int rp_phase_parse(const char *name, enum rp_phase *out);
 
 /** rp_listener_init - fill the generic part of a new listener. */
 void rp_listener_init(struct rp_listener *l, const struct rp_xport_ops *ops,

@@ -30,6 +30,7 @@
 
 #include "core/clock.h"
 #include "core/hist.h"
+#include "run/engine.h"
 #include "run/run.h"
 
 #define MS	    RP_NS_PER_MS

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "core/hist.h"
+#include "run/engine.h"
 #include "run/run.h"
 
 #define DEPTH	  4

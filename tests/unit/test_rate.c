@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/hist.h"
+#include "run/engine.h"
 #include "run/run.h"
 
 #define US	1000ULL
