@@ -12,6 +12,7 @@
 
 #include "cli/live.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "cluster/matrix.h"
 #include "platform/clock.h"
 #include "platform/net.h"
@@ -35,49 +36,6 @@ static void on_signal(int sig)
 static void install_signals(void)
 {
 	rp_os_on_interrupt(on_signal);
-}
-
-/* stdout lost something: said once, on stderr. Return: @rc, or 1 for 0. */
-static bool stdout_told;
-
-static int stdout_lost(const char *what, int err, int rc)
-{
-	if (!stdout_told)
-		fprintf(stderr, "rdmaperf: writing %s to stdout: %s\n", what,
-			strerror(-err));
-	stdout_told = true;
-	return rc ? rc : 1;
-}
-
-/* What the format asked for is called, in a message about stdout. */
-static const char *stdout_name(const struct rp_config *cfg)
-{
-	if (cfg->json)
-		return "the JSON";
-	if (cfg->json_stream)
-		return "the JSON lines";
-	return cfg->csv ? "the CSV" : "the text";
-}
-
-/* After a writer's @err (0 or -errno), what stdout itself says: its
- * reason is the better one for a failed write (-EIO). */
-static int stdout_check(int err)
-{
-	int chk = rp_report_out_check(stdout);
-
-	return !err || (err == -EIO && chk) ? chk : err;
-}
-
-/* At exit: anything on stdout not told yet (the help, a JSON error
- * document, a line that failed unseen), and its close. */
-static int close_stdout(const char *what, int rc)
-{
-	int err = stdout_check(0);
-
-	errno = 0;
-	if (fclose(stdout) == EOF && !err)
-		err = errno ? -errno : -EIO;
-	return err ? stdout_lost(what, err, rc) : rc;
 }
 
 static int open_server(const struct rp_config *cfg, struct rp_server **srv)
@@ -166,33 +124,6 @@ static void json_error(const struct rp_config *cfg, const char *code,
 	rp_report_json_print(stdout, doc);
 }
 
-/* The results in the format asked for, and the plot. Return: 0, or 1
- * when the plot or stdout lost them. */
-static int output(const struct rp_config *cfg, const struct rp_result *res,
-		  size_t n)
-{
-	struct rp_err why = { "" };
-	cJSON *doc;
-	int rc = 0, err = 0;
-
-	if (cfg->plot && rp_report_plot(cfg->plot, cfg, res, n, &why)) {
-		fprintf(stderr, "rdmaperf: --plot: %s\n", why.msg);
-		rc = 1;
-	}
-	if (cfg->json) {
-		err = rp_report_json(stdout, cfg, res, n);
-	} else if (cfg->json_stream) {
-		doc = rp_report_json_doc(cfg, res, n);
-		err = rp_live_json_line(rp_live_typed("summary", doc));
-	} else if (cfg->csv) {
-		err = rp_report_csv(stdout, cfg, res, n);
-	} else {
-		rp_report_text(stdout, cfg, res, n);
-	}
-	err = stdout_check(err);
-	return err ? stdout_lost(stdout_name(cfg), err, 1) : rc;
-}
-
 /* What went wrong, once per run of failed points, on stderr. */
 static void tell_failures(const struct rp_config *cfg,
 			  const struct rp_result *r, size_t points)
@@ -255,10 +186,10 @@ static int run_client(struct rp_config *cfg)
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);
 	if (live.lost) /* it stopped the run: that is no interrupt */
-		failed = stdout_lost(cfg->json_stream ? "the JSON lines"
+		failed = rp_out_lost(cfg->json_stream ? "the JSON lines"
 						      : "the interval lines",
 				     live.lost, 1);
-	if (output(cfg, res, n))
+	if (rp_out_results(cfg, res, n))
 		failed = 1;
 	cfg->obs = NULL;
 	for (i = 0; i < n; i++)
@@ -277,7 +208,7 @@ static int report(const struct rp_config *cfg)
 	int rc = rp_matrix_load(cfg->report, &matrix, &why);
 
 	if (!rc) { /* a --matrix document */
-		rc = rp_matrix_output(cfg, matrix);
+		rc = rp_out_matrix(cfg, matrix);
 		cJSON_Delete(matrix);
 		return rc;
 	}
@@ -298,7 +229,7 @@ static int report(const struct rp_config *cfg)
 	doc.cfg.json = cfg->json;
 	doc.cfg.csv = cfg->csv;
 	doc.cfg.plot = cfg->plot;
-	rc = output(&doc.cfg, doc.res, doc.n);
+	rc = rp_out_results(&doc.cfg, doc.res, doc.n);
 	rp_report_doc_free(&doc);
 	return rc;
 }
@@ -411,7 +342,7 @@ static int run_mode(struct rp_config *cfg)
 		return 1;
 	}
 	if (cfg->mode == RP_MODE_MATRIX)
-		return rp_matrix_main(cfg);
+		return rp_matrix_main(cfg, rp_out_matrix);
 	return cfg->mode == RP_MODE_LOOPBACK ? loopback(cfg) : run_client(cfg);
 }
 
@@ -428,15 +359,15 @@ int main(int argc, char **argv)
 	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
 		usage_json(argc, argv, err);
-		return close_stdout("the JSON", 2);
+		return rp_out_close("the JSON", 2);
 	}
 	if (act == RP_CLI_HELP) {
 		rp_cli_usage(stdout);
-		return close_stdout("the help", 0);
+		return rp_out_close("the help", 0);
 	}
 	if (act == RP_CLI_VERSION) {
 		printf("rdmaperf %s\n", RP_VERSION);
-		return close_stdout("the version", 0);
+		return rp_out_close("the version", 0);
 	}
-	return close_stdout(stdout_name(&cfg), run_mode(&cfg));
+	return rp_out_close(rp_out_name(&cfg), run_mode(&cfg));
 }

@@ -47,6 +47,7 @@ struct matrix {
 	bool serving;
 	cJSON *doc;   /* rank 0: the document being built */
 	cJSON *cells; /* rank 0: its cells array */
+	rp_matrix_out_fn out;
 	unsigned int failed;
 };
 
@@ -475,13 +476,13 @@ static int finish(struct matrix *m)
 		fprintf(stderr, "rdmaperf: --matrix: out of memory\n");
 		return 1;
 	}
-	rc = rp_matrix_output(m->cfg, m->doc);
+	rc = m->out(m->cfg, m->doc);
 	return rc ? rc : m->failed ? 1 : 0;
 }
 
-int rp_matrix_main(struct rp_config *cfg)
+int rp_matrix_main(struct rp_config *cfg, rp_matrix_out_fn out)
 {
-	struct matrix m = { .cfg = cfg };
+	struct matrix m = { .cfg = cfg, .out = out };
 	struct rp_err why = { "" };
 	int rc;
 

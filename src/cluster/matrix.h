@@ -9,18 +9,24 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "core/err.h"
 #include "run/run.h"
 
 /* The MPI tag of a cell sent to rank 0. */
 #define RP_MATRIX_TAG_CELL 1
 
+/** How rank 0 prints the document (cli/'s dispatcher): 0, or 1 when the
+ *  plot or stdout lost it. */
+typedef int (*rp_matrix_out_fn)(const struct rp_config *cfg, const cJSON *doc);
+
 /**
  * rp_matrix_main - run this rank's part of the matrix: its server, its
- * pairs as client, and at rank 0 the document and its output.
+ * pairs as client, and at rank 0 the document, printed through @out.
  * Return: the exit status (0 every cell ok, 1 some failed, 2 bad usage).
  */
-int rp_matrix_main(struct rp_config *cfg);
+int rp_matrix_main(struct rp_config *cfg, rp_matrix_out_fn out);
 
 /**
  * rp_matrix_local_addr - the address this rank's server listens on and

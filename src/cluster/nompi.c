@@ -5,9 +5,10 @@
 #include "cluster/comm.h"
 #include "cluster/matrix.h"
 
-int rp_matrix_main(struct rp_config *cfg)
+int rp_matrix_main(struct rp_config *cfg, rp_matrix_out_fn out)
 {
 	(void)cfg;
+	(void)out;
 	fprintf(stderr, "rdmaperf: --matrix: %s\n", RP_COMM_NONE);
 	return 2;
 }

@@ -89,8 +89,4 @@ int rp_matrix_plot(const char *path, const cJSON *doc, struct rp_err *why);
  */
 int rp_matrix_load(const char *path, cJSON **doc, struct rp_err *why);
 
-/** rp_matrix_output - the document as cfg asks (--json, --csv, text) and
- *  the plot (--plot). Return: 0, or 1 when the plot failed. */
-int rp_matrix_output(const struct rp_config *cfg, const cJSON *doc);
-
 #endif

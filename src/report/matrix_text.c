@@ -310,38 +310,3 @@ int rp_matrix_csv(FILE *f, const cJSON *doc)
 	free(h.name);
 	return ferror(f) ? -EIO : 0;
 }
-
-int rp_matrix_output(const struct rp_config *cfg, const cJSON *doc)
-{
-	const char *what = cfg->json  ? "the JSON"
-			   : cfg->csv ? "the CSV"
-				      : "the text";
-	cJSON *safe = rp_report_safe_dup(doc); /* the ranks' hosts, errors */
-	struct rp_err why = { "" };
-	int rc = 0, err = 0, chk;
-
-	if (cfg->plot && rp_matrix_plot(cfg->plot, safe ? safe : doc, &why)) {
-		fprintf(stderr, "rdmaperf: --plot: %s\n", why.msg);
-		rc = 1;
-	}
-	errno = 0;
-	if (!safe)
-		err = -ENOMEM;
-	else if (cfg->json)
-		err = rp_report_json_print(stdout, safe); /* frees it */
-	else if (cfg->csv)
-		err = rp_matrix_csv(stdout, safe);
-	else
-		err = rp_matrix_text(stdout, safe);
-	if (!cfg->json)
-		cJSON_Delete(safe);
-	chk = rp_report_out_check(stdout);
-	if (!err || (err == -EIO && chk))
-		err = chk;
-	if (!err)
-		return rc;
-	fprintf(stderr, "rdmaperf: writing %s to stdout: %s\n", what,
-		strerror(-err));
-	clearerr(stdout); /* told: not again at exit */
-	return 1;
-}
