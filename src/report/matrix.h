@@ -20,7 +20,8 @@
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
-#include "run/run.h"
+#include "run/config.h"
+#include "run/result.h"
 
 #define RP_MATRIX_SCHEMA "rdmaperf-matrix/1"
 

@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 #include "core/err.h"
-#include "run/run.h"
+#include "run/config.h"
+#include "run/result.h"
 
 #define RP_JSON_SCHEMA "rdmaperf/1"
 

@@ -15,7 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "run/run.h"
+#include "run/config.h"
+#include "run/result.h"
 
 #define RP_SVG_WIDTH	 900
 #define RP_SVG_MAX_TICKS 48
