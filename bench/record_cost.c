@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/clock.h"
 #include "core/hist.h"
 #include "platform/clock.h"
 #include "run/ticker.h"

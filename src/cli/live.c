@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli/live.h"
-#include "core/clock.h"
 #include "core/units.h"
+#include "platform/clock.h"
 #include "report/report.h"
 
 #define PROGRESS_AFTER_NS (2ULL * 1000000000ULL) /* a short run shows none */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cluster/comm.h"
-#include "core/clock.h"
+#include "platform/clock.h"
 
 static const struct rp_comm_ops *ops;
 

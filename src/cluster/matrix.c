@@ -18,9 +18,9 @@
 
 #include "cluster/comm.h"
 #include "cluster/matrix.h"
-#include "core/clock.h"
 #include "core/plan.h"
 #include "core/safe.h"
+#include "platform/clock.h"
 #include "report/matrix.h"
 #include "report/report.h"
 

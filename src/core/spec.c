@@ -13,8 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/clock.h"
 #include "core/spec.h"
+#include "platform/clock.h"
 
 #define RP_SPEC_MAX_DURATION_NS (RP_SPEC_MAX_SECONDS * RP_NS_PER_SEC)
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 
 #include "platform/net.h"
 #include "platform/wait.h"

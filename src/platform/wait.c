@@ -3,7 +3,7 @@
  * and win/). */
 #include <errno.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/wait.h"
 
 int rp_wait_fd(rp_poll_fn pollfn, rp_sock_t fd, short events,

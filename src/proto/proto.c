@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
 #include "core/json.h"
 #include "core/safe.h"
+#include "platform/clock.h"
 #include "platform/net.h"
 #include "proto/proto.h"
 

@@ -12,8 +12,8 @@
 
 #include <stdlib.h>
 
-#include "core/clock.h"
 #include "core/safe.h"
+#include "platform/clock.h"
 #include "platform/net.h"
 #include "platform/wait.h"
 #include "proto/auth.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "proto/bodies.h"
 #include "proto/proto.h"
 #include "run/client.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "run/engine.h"
 #include "run/run.h"
 #include "run/ticker.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "run/flow.h"
 #include "run/ticker.h"
 

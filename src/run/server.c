@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/net.h"
 #include "platform/wait.h"
 #include "proto/proto.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "proto/bodies.h"
 #include "proto/proto.h"
 #include "run/crew.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "run/flow.h"
 #include "run/ticker.h"
 

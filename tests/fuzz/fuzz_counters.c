@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/sock/sock.h"
 #include "common.h"
 

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "proto/proto.h"
 #include "common.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the clock (core/clock.h, platform/clock.h): whatever source
+ * Unit tests of the clock (platform/clock.h): whatever source
  * rp_clock_ns() reads, it keeps CLOCK_MONOTONIC's epoch and rate (within
  * what a shared machine allows), never goes back, and says what it is.
  * Where this CPU has no usable counter, the counter cases say so and

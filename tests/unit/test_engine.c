@@ -28,8 +28,8 @@
 
 #include <cmocka.h>
 
-#include "core/clock.h"
 #include "core/hist.h"
+#include "platform/clock.h"
 #include "run/engine.h"
 #include "run/run.h"
 

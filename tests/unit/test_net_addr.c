@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/net.h"
 #include "platform/wait.h"
 

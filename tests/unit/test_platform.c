@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/cpu.h"
 #include "platform/net.h"
 #include "platform/os.h"

@@ -20,8 +20,8 @@
 
 #include "sockpair.h"
 
-#include "core/clock.h"
 #include "core/safe.h"
+#include "platform/clock.h"
 #include "proto/proto.h"
 
 #define BIG_BODY_BYTES (900 * 1024) /* well over a socketpair's buffer */

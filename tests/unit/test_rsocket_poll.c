@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/xport.h"
 
 #define HANG_S	 10 /* a child still waiting after this hung */

@@ -29,7 +29,7 @@
 
 #include <cmocka.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/cpu.h"
 #include "xport/sock/sock.h"
 #include "xport/xport.h"

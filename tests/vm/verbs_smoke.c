@@ -33,8 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/clock.h"
 #include "core/spec.h"
+#include "platform/clock.h"
 #include "xport/xport.h"
 
 #define TOKEN	       "smoke-0123456789abcdef0123456789ab"

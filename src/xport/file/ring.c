@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/file/file.h"
 
 #define REAP_BATCH   64

@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/sock/sock.h"
 
 static bool sock_is_event(const struct sock_stream *s)

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/sock/sock.h"
 
 /* Set up this side's stream over @fd (closed on failure), taking @role,

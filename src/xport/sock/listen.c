@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/wait.h"
 #include "xport/sock/sock.h"
 

@@ -19,8 +19,8 @@
 
 #include <rdma/rsocket.h>
 
-#include "core/clock.h"
 #include "core/spec.h"
+#include "platform/clock.h"
 #include "xport/rdma_addr.h"
 #include "xport/sock/sock.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/sock/sock.h"
 
 #define SERVER_SLEEP_MS 10

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/cpu.h"
 #include "platform/os.h"
 #include "platform/wait.h"

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/verbs/verbs.h"
 
 #define PREFLIGHT_MS 5000

@@ -8,7 +8,7 @@
 #include <poll.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/wait.h"
 #include "xport/verbs/verbs.h"
 

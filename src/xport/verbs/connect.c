@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/verbs/verbs.h"
 
 /* rdma_cm's timeout for a step that must end by @deadline_ns. */

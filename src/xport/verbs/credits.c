@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/clock.h"
 #include "core/json.h"
+#include "platform/clock.h"
 #include "xport/verbs/verbs.h"
 
 #define RV_CREDIT_AREA	   64 /* the word's allocation: a cache line */

@@ -25,7 +25,7 @@
  */
 #include <errno.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "xport/verbs/verbs.h"
 
 /* Reap at most one completion of @cq; @done set when one came. */

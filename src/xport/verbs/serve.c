@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/os.h"
 #include "xport/verbs/verbs.h"
 
