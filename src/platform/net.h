@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/err.h"
+#include "platform/err.h"
 #include "platform/sock.h"
 
 struct addrinfo;
