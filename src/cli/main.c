@@ -108,12 +108,7 @@ static void json_error(const struct rp_config *cfg, const char *code,
 
 	if (!cfg->json && !cfg->json_stream)
 		return;
-	doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "schema", RP_JSON_SCHEMA);
-	cJSON_AddStringToObject(doc, "version", RP_VERSION);
-	cJSON_AddNullToObject(doc, "config");
-	cJSON_AddNullToObject(doc, "hosts");
-	cJSON_AddArrayToObject(doc, "results");
+	doc = rp_report_json_skeleton(NULL, NULL, NULL);
 	e = cJSON_AddObjectToObject(doc, "error");
 	cJSON_AddStringToObject(e, "code", code);
 	cJSON_AddStringToObject(e, "message", msg);

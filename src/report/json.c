@@ -271,20 +271,36 @@ static cJSON *hosts_json(const struct rp_result *res, size_t n)
 	return h;
 }
 
+cJSON *rp_report_json_skeleton(cJSON *config, cJSON *hosts, cJSON **results)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr = NULL;
+
+	if (doc) {
+		cJSON_AddStringToObject(doc, "schema", RP_JSON_SCHEMA);
+		cJSON_AddStringToObject(doc, "version", RP_VERSION);
+		rp_report_add_or_null(doc, "config", config != NULL, config);
+		rp_report_add_or_null(doc, "hosts", hosts != NULL, hosts);
+		arr = cJSON_AddArrayToObject(doc, "results");
+	} else {
+		cJSON_Delete(config);
+		cJSON_Delete(hosts);
+	}
+	if (results)
+		*results = arr;
+	return doc;
+}
+
 cJSON *rp_report_json_doc(const struct rp_config *cfg,
 			  const struct rp_result *res, size_t n)
 {
-	cJSON *doc = cJSON_CreateObject(), *arr;
 	const struct rp_result *failed = NULL;
+	cJSON *doc, *arr;
 	size_t i;
 
+	doc = rp_report_json_skeleton(rp_report_config_json(cfg),
+				      hosts_json(res, n), &arr);
 	if (!doc)
 		return NULL;
-	cJSON_AddStringToObject(doc, "schema", RP_JSON_SCHEMA);
-	cJSON_AddStringToObject(doc, "version", RP_VERSION);
-	cJSON_AddItemToObject(doc, "config", rp_report_config_json(cfg));
-	cJSON_AddItemToObject(doc, "hosts", hosts_json(res, n));
-	arr = cJSON_AddArrayToObject(doc, "results");
 	for (i = 0; i < n; i++) {
 		if (res[i].failed && !failed)
 			failed = &res[i];

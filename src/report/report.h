@@ -19,6 +19,16 @@
 cJSON *rp_report_json_doc(const struct rp_config *cfg,
 			  const struct rp_result *res, size_t n);
 
+/**
+ * rp_report_json_skeleton - a document's frame, in DESIGN.md's order:
+ * "schema", "version", "config" (@config, taken over; NULL: null), "hosts"
+ * (@hosts, the same) and an empty "results" array, into *@results when
+ * @results is not NULL (NULL there on no memory). The caller adds the
+ * results, then "error".
+ * Return: the document, NULL on no memory (@config and @hosts freed).
+ */
+cJSON *rp_report_json_skeleton(cJSON *config, cJSON *hosts, cJSON **results);
+
 /** rp_report_config_json - the document's "config": the test as asked. */
 cJSON *rp_report_config_json(const struct rp_config *cfg);
 
