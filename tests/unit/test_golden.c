@@ -27,12 +27,10 @@
 
 #include <cmocka.h>
 
-#include "core/stats.h"
-#include "report/report.h"
-#include "run/flow.h"
+#include "fixtures.h"
 
 #define N_RES	  6
-#define MSGS	  1000
+#define MSGS	  FX_MSGS
 #define SECS	  0.5
 #define VERSION_T "rdmaperf " RP_VERSION
 #define VERSION_G "rdmaperf @VERSION@"
@@ -41,38 +39,13 @@ static struct rp_config cfg;
 static struct rp_result res[N_RES];
 static struct rp_stream_result streams[N_RES][RP_DIR__COUNT][4];
 
-/* open_memstream's buffer lives at file scope (see test_report.c). */
-static char *mem_buf;
-static size_t mem_len;
-
 /* ---- results with known numbers ------------------------------------- */
 
-/* A summary in ns: min @base, mean 2.5, p50 2, p90 4, p99 8, p99.9 9,
- * p99.99 9.5, max 10, stddev 1.5 times @base. */
-static void fill_summary(struct rp_hist_summary *s, uint64_t count, double base)
-{
-	s->count = count;
-	s->min = base;
-	s->mean = 2.5 * base;
-	s->p50 = 2 * base;
-	s->p90 = 4 * base;
-	s->p99 = 8 * base;
-	s->p99_9 = 9 * base;
-	s->p99_99 = 9.5 * base;
-	s->max = 10 * base;
-	s->stddev = 1.5 * base;
-}
-
+/* A flow whose latency summary (fx_summary) has base @lat_base. */
 static void fill_flow(struct rp_flow *fl, uint64_t msgs, uint64_t size,
 		      double secs, double lat_base)
 {
-	memset(fl, 0, sizeof(*fl));
-	fl->messages = msgs;
-	fl->bytes = msgs * size;
-	fl->seconds = secs;
-	rp_flow_rates(fl);
-	fl->has_latency = true;
-	fill_summary(&fl->latency, msgs, lat_base);
+	fx_summary(fx_flow(fl, msgs, size, secs), msgs, lat_base);
 }
 
 /* A side that used @user_s + @sys_s of CPU moving MSGS messages, @bytes,
@@ -82,16 +55,9 @@ static void fill_side(struct rp_side *s, double user_s, double sys_s,
 {
 	struct rp_cpu_usage *u = &s->cpu;
 
-	memset(s, 0, sizeof(*s));
-	s->present = true;
-	u->user_s = user_s;
-	u->sys_s = sys_s;
+	fx_side(s, user_s, sys_s, 3e9, MSGS, bytes);
 	u->us_per_kib = rp_cpu_service_demand(user_s, sys_s, bytes);
-	u->hz = 3e9;
-	u->hz_source = "tsc";
 	u->cycles_per_kib = rp_cpu_cycles_per_kib(user_s, sys_s, bytes, u->hz);
-	s->bytes = bytes;
-	s->messages = MSGS;
 }
 
 /* Direction @d of @r: @n streams, stream i carrying msgs[i] in @secs on
@@ -103,32 +69,19 @@ static void fill_direction(struct rp_result *r, enum rp_dir d,
 	struct rp_stream_result *s = streams[r - res][d];
 	struct rp_direction *dir = &r->dir[d];
 	uint64_t size = r->spec.size_bytes, total = 0;
-	double bps[4];
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
 		s[i].stream = i;
 		s[i].thread = i % threads;
 		fill_flow(&s[i].flow, msgs[i], size, secs, 1000.0 * (i + 1));
-		bps[i] = s[i].flow.bits_per_second;
 		total += msgs[i];
 	}
 	dir->present = true;
 	fill_flow(&dir->flow, total, size, secs, 1000);
 	dir->n_streams = n;
 	dir->per_stream = s;
-	dir->fairness = rp_stats_jain(bps, n);
-}
-
-/* Give back what a result owns, but not the static streams. */
-static void drop(struct rp_result *r)
-{
-	int d;
-
-	for (d = 0; d < RP_DIR__COUNT; d++)
-		r->dir[d].per_stream = NULL;
-	rp_result_fini(r);
-	memset(r, 0, sizeof(*r));
+	dir->fairness = fx_fairness(dir);
 }
 
 /* A successful test of @size on @transport: MSGS messages in @secs, one
@@ -138,23 +91,16 @@ static void good_result(struct rp_result *r, const char *transport,
 {
 	uint64_t one[1] = { MSGS };
 
-	drop(r);
-	snprintf(r->transport, sizeof(r->transport), "%s", transport);
-	r->spec = cfg.spec;
+	fx_drop(r);
+	fx_result(r, &cfg, transport);
 	r->spec.size_bytes = size;
 	r->warmup_messages = 100;
-	r->has_bandwidth = true;
-	r->messages = MSGS;
-	r->bytes = MSGS * size;
-	r->seconds = secs;
-	r->bits_per_second = (double)r->bytes * 8 / secs;
-	r->mib_per_second = (double)r->bytes / 1048576.0 / secs;
-	r->messages_per_second = MSGS / secs;
+	fx_totals(r, MSGS, size, secs);
 	r->has_latency = true;
-	fill_summary(&r->latency, MSGS, lat_ns);
+	fx_summary(&r->latency, MSGS, lat_ns);
 	r->has_unloaded = true;
-	fill_summary(&r->unloaded, 200, lat_ns / 2);
-	fill_summary(&r->rtt, 200, lat_ns);
+	fx_summary(&r->unloaded, 200, lat_ns / 2);
+	fx_summary(&r->rtt, 200, lat_ns);
 	r->unloaded_halved = true;
 	fill_side(&r->client, 0.125, 0.25, r->bytes);
 	fill_side(&r->server, 0.0625, 0.1875, r->bytes);
@@ -164,39 +110,15 @@ static void good_result(struct rp_result *r, const char *transport,
 static void failed_result(struct rp_result *r, const char *transport,
 			  uint64_t size, const char *code, const char *msg)
 {
-	drop(r);
-	snprintf(r->transport, sizeof(r->transport), "%s", transport);
-	r->spec = cfg.spec;
+	fx_drop(r);
+	fx_failed(r, &cfg, transport, code, msg);
 	r->spec.size_bytes = size;
-	r->failed = true;
-	snprintf(r->error_code, sizeof(r->error_code), "%s", code);
-	snprintf(r->error, sizeof(r->error), "%s", msg);
-}
-
-static cJSON *host(const char *name)
-{
-	cJSON *h = cJSON_CreateObject();
-
-	assert_non_null(h);
-	cJSON_AddStringToObject(h, "hostname", name);
-	cJSON_AddStringToObject(h, "version", "golden");
-	cJSON_AddNumberToObject(h, "cpus", 8);
-	return h;
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.mode = RP_MODE_CLIENT;
-	cfg.host = "server.example";
-	cfg.port = 18520;
-	cfg.n_transports = 1;
-	snprintf(cfg.transports[0], RP_SPEC_NAME_LEN, "tcp");
-	rp_spec_defaults(&cfg.spec);
-	cfg.spec.size_bytes = 4096;
-	cfg.spec.iterations = MSGS;
-	cfg.spec.warmup = 100;
+	fx_config(&cfg);
 	cfg.spec.lat_iterations = 200;
 	return 0;
 }
@@ -207,24 +129,11 @@ static int teardown(void **state)
 
 	(void)state;
 	for (i = 0; i < N_RES; i++)
-		drop(&res[i]);
+		fx_drop(&res[i]);
 	return 0;
 }
 
 /* ---- rendering and comparing ---------------------------------------- */
-
-static char *render(bool csv, size_t n)
-{
-	FILE *f = open_memstream(&mem_buf, &mem_len);
-
-	assert_non_null(f);
-	if (csv)
-		assert_int_equal(rp_report_csv(f, &cfg, res, n), 0);
-	else
-		rp_report_text(f, &cfg, res, n);
-	assert_int_equal(fclose(f), 0);
-	return mem_buf;
-}
 
 /* @text with every "rdmaperf VERSION" as "rdmaperf @VERSION@" (freed). */
 static char *without_version(char *text)
@@ -253,27 +162,6 @@ static void golden_path(char *buf, size_t len, const char *name,
 			 file, name, ext);
 	else
 		snprintf(buf, len, "../golden/%s.%s", name, ext);
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	if (!f)
-		fail_msg("%s: %s (RP_UPDATE_GOLDEN=1 creates it)", path,
-			 strerror(errno));
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	assert_true(len >= 0);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
 }
 
 /* The first line where @want and @got differ, both shown. */
@@ -309,7 +197,10 @@ static void compare_golden(const char *name, const char *ext, char *got)
 		print_message("wrote %s\n", path);
 		return;
 	}
-	want = read_file(path);
+	want = fx_read_file(path);
+	if (!want)
+		fail_msg("%s: %s (RP_UPDATE_GOLDEN=1 creates it)", path,
+			 strerror(errno));
 	if (strcmp(want, got))
 		report_diff(path, want, got);
 	free(want);
@@ -355,8 +246,8 @@ static void check_csv_shape(const char *csv, size_t rows)
 
 static void check_case(const char *name, size_t n)
 {
-	char *text = without_version(render(false, n));
-	char *csv = render(true, n);
+	char *text = without_version(fx_render(&cfg, res, n, false));
+	char *csv = fx_render(&cfg, res, n, true);
 
 	check_csv_shape(csv, n);
 	compare_golden(name, "txt", text);
@@ -394,8 +285,8 @@ static void test_one_point(void **state)
 
 	(void)state;
 	good_result(&res[0], "tcp", 4096, SECS, 1000);
-	res[0].client_host = host("cli");
-	res[0].server_host = host("srv");
+	res[0].client_host = fx_host("cli");
+	res[0].server_host = fx_host("srv");
 	u->has_host = true;
 	u->host = (struct rp_cpu_host){ -1, 0.5, 0.25, 0.0625, 0.125, 1, 0.5 };
 	u->n_threads = 2;
@@ -432,8 +323,8 @@ static void test_sweep(void **state)
 		      "rdma: cannot register 1 MiB on \"mlx5_0\", "
 		      "ibv_reg_mr: Cannot allocate memory");
 	res[5].point = 2;
-	res[0].client_host = host("cli");
-	res[0].server_host = host("srv");
+	res[0].client_host = fx_host("cli");
+	res[0].server_host = fx_host("srv");
 	check_case("sweep", 6);
 }
 
@@ -449,8 +340,8 @@ static void test_bidir_streams(void **state)
 	good_result(r, "tcp", 4096, SECS, 1000);
 	fill_direction(r, RP_DIR_C2S, c2s, 2, 2, SECS);
 	fill_direction(r, RP_DIR_S2C, s2c, 2, 2, SECS);
-	r->client_host = host("cli");
-	r->server_host = host("srv");
+	r->client_host = fx_host("cli");
+	r->server_host = fx_host("srv");
 	check_case("bidir_streams", 1);
 }
 

@@ -20,11 +20,9 @@
 
 #include <cmocka.h>
 
-#include "core/stats.h"
+#include "fixtures.h"
 #include "report/load.h"
 #include "report/matrix.h"
-#include "report/report.h"
-#include "run/flow.h"
 
 #define N_RES 8
 
@@ -52,13 +50,7 @@ static void fill_summary(struct rp_hist_summary *s, double base)
 static void fill_flow(struct rp_flow *fl, uint64_t msgs, uint64_t size,
 		      double secs, double lat)
 {
-	memset(fl, 0, sizeof(*fl));
-	fl->messages = msgs;
-	fl->bytes = msgs * size;
-	fl->seconds = secs;
-	rp_flow_rates(fl);
-	fl->has_latency = true;
-	fill_summary(&fl->latency, lat);
+	fill_summary(fx_flow(fl, msgs, size, secs), lat);
 }
 
 static void fill_spectrum(struct rp_spectrum *sp, double base, uint32_t n)
@@ -77,18 +69,11 @@ static void fill_side(struct rp_side *s, double user_s, uint64_t bytes)
 {
 	struct rp_cpu_usage *u = &s->cpu;
 
-	memset(s, 0, sizeof(*s));
-	s->present = true;
-	u->user_s = user_s;
-	u->sys_s = 0.25;
+	fx_side(s, user_s, 0.25, 2.9e9, bytes / 4096, bytes);
 	u->us_per_kib = (user_s + 0.25) * 1e6 / ((double)bytes / 1024);
-	u->hz = 2.9e9;
 	u->cycles_per_kib = u->us_per_kib * 2900;
-	u->hz_source = "tsc";
 	u->host_busy_s = 0.75;
 	u->host_util = 0.5;
-	s->messages = bytes / 4096;
-	s->bytes = bytes;
 }
 
 /* A one-element array of transport information: a NUMA node, a port. */
@@ -108,21 +93,11 @@ static cJSON *info(int numa, int n)
 	return a;
 }
 
-static cJSON *host(const char *name)
-{
-	cJSON *h = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(h, "hostname", name);
-	cJSON_AddStringToObject(h, "kernel", "6.8.0");
-	cJSON_AddNumberToObject(h, "cpus", 16);
-	return h;
-}
-
 /* A host that says what its binary was built for (platform/build.h); an
  * older peer's has no "build": both must round-trip. */
 static cJSON *host_built(const char *name)
 {
-	cJSON *h = host(name), *b = cJSON_AddObjectToObject(h, "build");
+	cJSON *h = fx_host(name), *b = cJSON_AddObjectToObject(h, "build");
 
 	cJSON_AddStringToObject(b, "arch", "s390x");
 	cJSON_AddStringToObject(b, "os", "linux");
@@ -139,8 +114,7 @@ static void fill_direction(struct rp_result *r, enum rp_dir d, uint64_t msgs,
 			   uint32_t n, uint32_t threads)
 {
 	struct rp_direction *dir = &r->dir[d];
-	uint64_t size = r->spec.size_bytes, left = msgs, share;
-	double bps[RP_SPEC_MAX_STREAMS];
+	uint64_t size = r->spec.size_bytes, left = msgs;
 	uint32_t i;
 
 	free(dir->per_stream);
@@ -150,15 +124,12 @@ static void fill_direction(struct rp_result *r, enum rp_dir d, uint64_t msgs,
 	dir->per_stream = calloc(n, sizeof(*dir->per_stream));
 	assert_non_null(dir->per_stream);
 	for (i = 0; i < n; i++) {
-		share = i + 1 < n ? msgs * (i + 1) * 2 / (n * (n + 1)) : left;
-		left -= share;
 		dir->per_stream[i].stream = i;
 		dir->per_stream[i].thread = i % threads;
-		fill_flow(&dir->per_stream[i].flow, share, size, 0.5 - i * 0.01,
-			  1000 + i * 333.3);
-		bps[i] = dir->per_stream[i].flow.bits_per_second;
+		fill_flow(&dir->per_stream[i].flow, fx_share(msgs, i, n, &left),
+			  size, 0.5 - i * 0.01, 1000 + i * 333.3);
 	}
-	dir->fairness = rp_stats_jain(bps, n);
+	dir->fairness = fx_fairness(dir);
 }
 
 /* The test's totals: the sum of its directions, latency the client's. */
@@ -190,9 +161,7 @@ static void good_result(struct rp_result *r, const char *transport,
 			uint32_t point, uint64_t size, uint32_t depth)
 {
 	rp_result_fini(r);
-	memset(r, 0, sizeof(*r));
-	snprintf(r->transport, sizeof(r->transport), "%s", transport);
-	r->spec = cfg.spec;
+	fx_result(r, &cfg, transport);
 	snprintf(r->spec.transport, sizeof(r->spec.transport), "%s", transport);
 	r->spec.size_bytes = size;
 	r->spec.queue_depth = depth;
@@ -208,7 +177,7 @@ static void good_result(struct rp_result *r, const char *transport,
 	fill_side(&r->server, 0.375, r->bytes);
 	r->client_info = info(0, 1);
 	r->server_info = info(1, 1);
-	r->client_host = host("cli");
+	r->client_host = fx_host("cli");
 	r->server_host = host_built("srv");
 	snprintf(r->notes, sizeof(r->notes), "%s: a note", transport);
 }
@@ -217,30 +186,16 @@ static void failed_result(struct rp_result *r, const char *transport,
 			  uint32_t point, const char *code, const char *msg)
 {
 	rp_result_fini(r);
-	memset(r, 0, sizeof(*r));
-	snprintf(r->transport, sizeof(r->transport), "%s", transport);
-	r->spec = cfg.spec;
+	fx_failed(r, &cfg, transport, code, msg);
 	r->point = point;
-	r->failed = true;
-	snprintf(r->error_code, sizeof(r->error_code), "%s", code);
-	snprintf(r->error, sizeof(r->error), "%s", msg);
-	r->client_host = host("cli");
+	r->client_host = fx_host("cli");
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	memset(&cfg, 0, sizeof(cfg));
 	memset(res, 0, sizeof(res));
-	cfg.mode = RP_MODE_CLIENT;
-	cfg.host = "server.example";
-	cfg.port = 18520;
-	cfg.n_transports = 1;
-	snprintf(cfg.transports[0], RP_SPEC_NAME_LEN, "tcp");
-	rp_spec_defaults(&cfg.spec);
-	cfg.spec.size_bytes = 4096;
-	cfg.spec.iterations = 1000;
-	cfg.spec.warmup = 100;
+	fx_config(&cfg);
 	cfg.spec.latency = cfg.spec.bandwidth = true;
 	cfg.spec.streams = cfg.spec.threads = 1;
 	good_result(&res[0], "tcp", 0, 4096, 16);
@@ -296,33 +251,15 @@ static void assert_same_text(const char *what, const char *a, const char *b)
 static char *text_of(const struct rp_config *c, const struct rp_result *r,
 		     size_t n)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	rp_report_text(f, c, r, n);
-	fclose(f);
-	return buf;
+	return fx_render(c, r, n, false);
 }
 
 static char *read_text(const char *path)
 {
-	char *text = NULL;
-	size_t len, got;
-	FILE *f = fopen(path, "r");
+	char *text = fx_read_file(path);
 
-	if (!f)
-		fail_msg("cannot open %s", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = (size_t)ftell(f);
-	rewind(f);
-	text = malloc(len + 1);
-	assert_non_null(text);
-	got = fread(text, 1, len, f);
-	fclose(f);
-	assert_int_equal(got, len);
-	text[len] = '\0';
+	if (!text)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
 	return text;
 }
 

@@ -19,71 +19,39 @@
 
 #include <cmocka.h>
 
-#include "core/stats.h"
+#include "fixtures.h"
 #include "platform/clock.h"
-#include "report/report.h"
-#include "run/flow.h"
 
-#define MSGS 1000
-#define SIZE 4096
+#define MSGS FX_MSGS
+#define SIZE FX_SIZE
 #define SECS 0.5
 
 #define N_RES 8
 
 static struct rp_config cfg;
 static struct rp_result res[N_RES];
-/* Per-stream results belong to the test, not to the result: drop() takes
- * them back before rp_result_fini. */
+/* Per-stream results belong to the test, not to the result: fx_drop()
+ * takes them back before rp_result_fini. */
 static struct rp_stream_result streams[N_RES][RP_DIR__COUNT][8];
 
+/* MSGS latencies: min 1 us * @scale, the rest in fx_summary's ratios. */
 static void fill_summary(struct rp_hist_summary *s, double scale)
 {
-	s->count = MSGS;
-	s->min = 1000 * scale;
-	s->mean = 2500 * scale;
-	s->p50 = 2000 * scale;
-	s->p90 = 4000 * scale;
-	s->p99 = 8000 * scale;
-	s->p99_9 = 9000 * scale;
-	s->p99_99 = 9500 * scale;
-	s->max = 10000 * scale;
-	s->stddev = 1500 * scale;
-}
-
-static void drop(struct rp_result *r)
-{
-	int d;
-
-	for (d = 0; d < RP_DIR__COUNT; d++)
-		r->dir[d].per_stream = NULL;
-	rp_result_fini(r);
+	fx_summary(s, MSGS, 1000 * scale);
 }
 
 static void fill_side(struct rp_side *s, double user_s)
 {
-	memset(&s->cpu, 0, sizeof(s->cpu));
-	s->present = true;
-	s->cpu.user_s = user_s;
-	s->cpu.sys_s = 0.25;
+	fx_side(s, user_s, 0.25, 3e9, MSGS, (uint64_t)MSGS * SIZE);
 	s->cpu.us_per_kib = 12.5;
 	s->cpu.host_busy_s = 0.75;
 	s->cpu.host_util = 0.5;
 	s->cpu.cycles_per_kib = 37500;
-	s->cpu.hz = 3e9;
-	s->cpu.hz_source = "tsc";
-	s->messages = MSGS;
-	s->bytes = (uint64_t)MSGS * SIZE;
 }
 
 static void fill_flow(struct rp_flow *fl, uint64_t msgs, double secs)
 {
-	memset(fl, 0, sizeof(*fl));
-	fl->messages = msgs;
-	fl->bytes = msgs * SIZE;
-	fl->seconds = secs;
-	rp_flow_rates(fl);
-	fl->has_latency = true;
-	fill_summary(&fl->latency, 1);
+	fill_summary(fx_flow(fl, msgs, SIZE, secs), 1);
 }
 
 /* Direction @d of @r carries @msgs messages over @n streams on @threads
@@ -94,8 +62,7 @@ static void fill_direction(struct rp_result *r, enum rp_dir d, uint64_t msgs,
 {
 	struct rp_stream_result *s = streams[r - res][d];
 	struct rp_direction *dir = &r->dir[d];
-	double bps[8];
-	uint64_t left = msgs, share;
+	uint64_t left = msgs;
 	uint32_t i;
 
 	assert_true(n <= 8);
@@ -104,14 +71,11 @@ static void fill_direction(struct rp_result *r, enum rp_dir d, uint64_t msgs,
 	dir->n_streams = n;
 	dir->per_stream = s;
 	for (i = 0; i < n; i++) {
-		share = i + 1 < n ? msgs * (i + 1) * 2 / (n * (n + 1)) : left;
-		left -= share;
 		s[i].stream = i;
 		s[i].thread = i % threads;
-		fill_flow(&s[i].flow, share, SECS);
-		bps[i] = s[i].flow.bits_per_second;
+		fill_flow(&s[i].flow, fx_share(msgs, i, n, &left), SECS);
 	}
-	dir->fairness = rp_stats_jain(bps, n);
+	dir->fairness = fx_fairness(dir);
 }
 
 /* All of @r's messages in direction @d, over @n streams. */
@@ -126,18 +90,10 @@ static void split_streams(struct rp_result *r, enum rp_dir d, uint32_t n,
 /* A complete, successful write test on tcp. */
 static void good_result(struct rp_result *r)
 {
-	drop(r);
-	memset(r, 0, sizeof(*r));
-	snprintf(r->transport, sizeof(r->transport), "tcp");
-	r->spec = cfg.spec;
+	fx_drop(r);
+	fx_result(r, &cfg, "tcp");
 	r->warmup_messages = 100;
-	r->has_bandwidth = true;
-	r->messages = MSGS;
-	r->bytes = (uint64_t)MSGS * SIZE;
-	r->seconds = SECS;
-	r->bits_per_second = (double)r->bytes * 8 / SECS;
-	r->mib_per_second = (double)r->bytes / 1048576.0 / SECS;
-	r->messages_per_second = MSGS / SECS;
+	fx_totals(r, MSGS, SIZE, SECS);
 	r->has_latency = true;
 	fill_summary(&r->latency, 1);
 	r->has_unloaded = true;
@@ -153,32 +109,17 @@ static void good_result(struct rp_result *r)
 static void failed_result(struct rp_result *r, const char *code,
 			  const char *msg)
 {
-	drop(r);
-	memset(r, 0, sizeof(*r));
-	snprintf(r->transport, sizeof(r->transport), "tcp");
-	r->spec = cfg.spec;
-	r->failed = true;
-	snprintf(r->error_code, sizeof(r->error_code), "%s", code);
-	snprintf(r->error, sizeof(r->error), "%s", msg);
+	fx_drop(r);
+	fx_failed(r, &cfg, "tcp", code, msg);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.mode = RP_MODE_CLIENT;
-	cfg.host = "server.example";
-	cfg.port = 18520;
-	cfg.n_transports = 1;
-	snprintf(cfg.transports[0], RP_SPEC_NAME_LEN, "tcp");
-	rp_spec_defaults(&cfg.spec);
-	cfg.spec.size_bytes = SIZE;
-	cfg.spec.iterations = MSGS;
-	cfg.spec.warmup = 100;
+	fx_config(&cfg);
 	good_result(&res[0]);
 	/* the client fills this in when the run starts; report/ only copies */
-	res[0].client_host = cJSON_CreateObject();
-	cJSON_AddStringToObject(res[0].client_host, "hostname", "cli");
+	res[0].client_host = fx_host("cli");
 	return 0;
 }
 
@@ -188,7 +129,7 @@ static int teardown(void **state)
 
 	(void)state;
 	for (i = 0; i < N_RES; i++)
-		drop(&res[i]);
+		fx_drop(&res[i]);
 	return 0;
 }
 
@@ -436,8 +377,7 @@ static void test_json_hosts_and_info(void **state)
 	cJSON *doc, *o;
 
 	(void)state;
-	res[0].server_host = cJSON_CreateObject();
-	cJSON_AddStringToObject(res[0].server_host, "hostname", "srv");
+	res[0].server_host = fx_host("srv");
 	res[0].client_info = cJSON_CreateObject();
 	cJSON_AddNumberToObject(res[0].client_info, "mtu", 4096);
 	res[0].server_info = cJSON_CreateObject();
@@ -738,19 +678,9 @@ static void test_json_not_finite(void **state)
 	free(text);
 }
 
-/* open_memstream's buffer and size live at file scope: gcc -O3 takes a
- * local's address handed to the stream for a dangling pointer. */
-static char *memstream_buf;
-static size_t memstream_len;
-
 static char *text_of(const struct rp_result *r, size_t n)
 {
-	FILE *f = open_memstream(&memstream_buf, &memstream_len);
-
-	assert_non_null(f);
-	rp_report_text(f, &cfg, r, n);
-	assert_int_equal(fclose(f), 0);
-	return memstream_buf;
+	return fx_render(&cfg, r, n, false);
 }
 
 static void assert_has(const char *text, const char *needle)
@@ -764,8 +694,7 @@ static void test_text_good(void **state)
 	char *text;
 
 	(void)state;
-	res[0].server_host = cJSON_CreateObject();
-	cJSON_AddStringToObject(res[0].server_host, "hostname", "srv");
+	res[0].server_host = fx_host("srv");
 	text = text_of(res, 1);
 	assert_has(text, "tcp write, 4 KiB messages, queue depth 16");
 	assert_has(text, "1000 operations");
