@@ -6,7 +6,6 @@
 #include <time.h>
 
 #include "platform/clock.h"
-
 #include "platform/net.h"
 #include "platform/wait.h"
 
