@@ -3,10 +3,10 @@
  * Client driver: one test on one transport, as the control protocol in
  * proto/proto.h draws it: HELLO, TEST, SETUP, connect every stream,
  * STREAMS, then for each point of the sweep START/READY ... STOP/DONE for
- * each phase (client_phase.c), BYE. The sweep's points: client_points.c.
+ * each phase (client_phase.c), BYE. The sweep's points: client_points.c;
+ * the control calls: client_ctl.c; the streams' arrays: client_streams.c.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,21 +23,6 @@
 #include "run/flow.h"
 
 #define fail client_fail
-
-int client_fail(struct rp_result *res, int err, const char *code,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	if (res->failed)
-		return err; /* keep the first reason */
-	res->failed = true;
-	snprintf(res->error_code, sizeof(res->error_code), "%s", code);
-	va_start(ap, fmt);
-	vsnprintf(res->error, sizeof(res->error), fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 void rp_result_fini(struct rp_result *r)
 {
@@ -78,70 +63,6 @@ static int ctl_connect(struct client *c)
 	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	c->fd = fd;
-	return 0;
-}
-
-/* Send @type, wait for @want; an ERROR or anything else fails the test. */
-/* Until the reply to @type begins to arrive, in steps of a tenth of a
- * second, so that SIGINT ends a wait in setup at once (*@timeout_ms: what
- * is left of it after). The reply to STOP is awaited whatever happens:
- * it carries the figures of the phase the interrupt cut short.
- * Return: 0, or -EINTR. */
-static int await_reply(struct client *c, uint16_t type, int *timeout_ms)
-{
-	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
-	uint64_t deadline = rp_deadline_ns(*timeout_ms);
-	const atomic_int *intr = c->cfg->interrupted;
-	int step;
-
-	if (!intr || type == RP_MSG_STOP)
-		return 0;
-	while (!atomic_load(intr)) {
-		*timeout_ms = rp_ms_left(deadline); /* -1: no deadline */
-		step = *timeout_ms < 0 || *timeout_ms > 100 ? 100 : *timeout_ms;
-		if (!*timeout_ms || rp_poll(&pfd, 1, step) > 0)
-			return 0; /* poll's -1 is EINTR, the signal: look */
-	}
-	return -EINTR;
-}
-
-int client_call(struct client *c, uint16_t type, const cJSON *body,
-		uint16_t want, int timeout_ms, cJSON **reply)
-{
-	uint16_t got;
-	cJSON *r = NULL;
-	char text[200], code[sizeof(c->res->error_code)];
-	int err;
-
-	err = rp_proto_send(c->fd, type, body, RP_CTRL_TIMEOUT_MS);
-	if (err)
-		return fail(c->res, err, "control", "sending %s: %s",
-			    rp_proto_type_name(type), rp_proto_strerror(err));
-	err = await_reply(c, type, &timeout_ms);
-	if (err)
-		return fail(c->res, err, "interrupted",
-			    "interrupted waiting for %s",
-			    rp_proto_type_name(want));
-	err = rp_proto_recv(c->fd, timeout_ms, &got, &r);
-	if (err)
-		return fail(c->res, err, "control", "waiting for %s: %s",
-			    rp_proto_type_name(want), rp_proto_strerror(err));
-	if (got == RP_MSG_ERROR) {
-		rp_proto_error_code(r, code, sizeof(code));
-		rp_proto_error_text(r, text, sizeof(text));
-		err = fail(c->res, -EREMOTEIO, code, "server: %s", text);
-		cJSON_Delete(r);
-		return err;
-	}
-	if (got != want) {
-		cJSON_Delete(r);
-		return fail(c->res, -EPROTO, "protocol", "expected %s, got %s",
-			    rp_proto_type_name(want), rp_proto_type_name(got));
-	}
-	if (reply)
-		*reply = r;
-	else
-		cJSON_Delete(r);
 	return 0;
 }
 
@@ -200,30 +121,6 @@ static int hello(struct client *c)
 			 "this address outside its --allow?");
 	}
 	return err;
-}
-
-int client_alloc_streams(struct client *c)
-{
-	unsigned int i, n = c->n_fwd + c->n_rev;
-
-	c->streams = calloc(n, sizeof(*c->streams));
-	c->fwd = calloc(c->n_fwd, sizeof(*c->fwd));
-	c->rev = calloc(c->n_rev ? c->n_rev : 1, sizeof(*c->rev));
-	if (!c->streams || !c->fwd || !c->rev || rp_hist_create(&c->scratch))
-		return fail(c->res, -ENOMEM, "internal", "out of memory");
-	for (i = 0; i < c->n_fwd; i++)
-		if (rp_hist_create(&c->fwd[i].hist) ||
-		    (c->cfg->n_rates && rp_hist_create(&c->fwd[i].corr)))
-			return fail(c->res, -ENOMEM, "internal",
-				    "out of memory");
-	if (!c->cfg->interval_s && !c->cfg->progress)
-		return 0;
-	c->tick = calloc(c->n_fwd, sizeof(*c->tick));
-	for (i = 0; c->tick && i < c->n_fwd; i++)
-		if (rp_ticker_init(&c->tick[i]))
-			break;
-	return i < c->n_fwd ? fail(c->res, -ENOMEM, "internal", "out of memory")
-			    : 0;
 }
 
 /* Stream i: the client initiates the first n_fwd, the server the rest. */
@@ -291,32 +188,6 @@ static int setup(struct client *c)
 		err = connect_streams(c, endpoint, token->valuestring);
 	cJSON_Delete(reply);
 	return err;
-}
-
-/* The transports' local information (addresses, keys, device; a file's
- * path and mode), one object per stream, in stream order, into the
- * result's client_info. */
-int client_collect_info(struct client *c)
-{
-	cJSON *info = cJSON_CreateArray(), *one;
-	unsigned int i, n = c->n_fwd + c->n_rev;
-	int err = 0;
-
-	for (i = 0; info && !err && i < n; i++) {
-		one = cJSON_CreateObject();
-		if (!one || !cJSON_AddItemToArray(info, one))
-			err = -ENOMEM;
-		else
-			err = c->ops->local_info(c->streams[i], one);
-	}
-	if (!info || err) {
-		cJSON_Delete(info);
-		return fail(c->res, err ? err : -ENOMEM, "transport",
-			    "%s: local info: %s", c->ops->name,
-			    rp_err_text(&c->streams[i - 1]->err, err));
-	}
-	c->res->client_info = info;
-	return 0;
 }
 
 /* Swap the transports' local information with the server's. */
@@ -389,16 +260,6 @@ static void release(struct client *c)
 	free(c->streams);
 	free(c->fwd);
 	free(c->rev);
-}
-
-/* The server is told why the test failed, once (best effort: it may have
- * ended the test already). */
-void client_tell(struct client *c, const char *code, const char *message)
-{
-	if (c->told)
-		return;
-	c->told = true;
-	rp_proto_send_error(c->fd, code, message);
 }
 
 /* BYE after a test that went well, ERROR after one that failed (unless it

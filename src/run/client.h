@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The client driver's private parts, shared by client.c (the control
- * connection, setup, the sweep) and client_phase.c (one point's phases).
+ * connection, setup, the sweep), client_points.c (the sweep's points),
+ * client_local.c (a local transport's test), client_phase.c (one point's
+ * phases), client_streams.c (the streams' arrays) and, below them all,
+ * client_ctl.c (failures, requests and replies, the ERROR to the server).
  */
 #ifndef RP_RUN_CLIENT_H
 #define RP_RUN_CLIENT_H
@@ -35,16 +38,19 @@ static inline bool client_has_server(const struct client *c)
 	return rp_sock_valid(c->fd);
 }
 
-/* client.c */
+/* client_ctl.c, the bottom: it calls no other client_*.c file */
 __attribute__((format(printf, 4, 5))) int client_fail(struct rp_result *res,
 						      int err, const char *code,
 						      const char *fmt, ...);
 void client_tell(struct client *c, const char *code, const char *message);
 int client_call(struct client *c, uint16_t type, const cJSON *body,
 		uint16_t want, int timeout_ms, cJSON **reply);
+
+/* client_streams.c */
 int client_alloc_streams(struct client *c);
 /* the transports' local information into the result's client_info */
 int client_collect_info(struct client *c);
+
 /* client_points.c: the results of the @n points on @transport, their
  * specs set; after the run, the points not told yet */
 void client_init_results(struct client *c, const char *transport,

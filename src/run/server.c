@@ -288,11 +288,6 @@ static bool stopping(struct rp_server *srv, const atomic_int *stop)
 	return atomic_load(&srv->stop) || (stop && atomic_load(stop));
 }
 
-bool session_stopping(const struct session *s)
-{
-	return stopping(s->srv, s->srv->ext_stop);
-}
-
 void rp_server_stop(struct rp_server *srv)
 {
 	atomic_store(&srv->stop, 1);

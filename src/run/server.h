@@ -2,7 +2,8 @@
 /*
  * The server driver's private parts: server.c (the listener, one session
  * at a time, and with --auth-key the gate before it), session.c (a
- * session's setup), server_phase.c (its phases).
+ * session's setup), server_phase.c (its phases) and, below them all,
+ * session_ctl.c (a session's log, refusals, awaited messages).
  */
 #ifndef RP_RUN_SERVER_H
 #define RP_RUN_SERVER_H
@@ -67,18 +68,21 @@ struct session {
 	cJSON *streams_msg;   /* STREAMS that arrived while accepting */
 };
 
-/* session.c */
+/* session_ctl.c, the bottom: it calls none of server.c, session.c and
+ * server_phase.c */
 __attribute__((format(printf, 2, 3))) void session_log(const struct session *s,
 						       const char *fmt, ...);
 int session_refuse(struct session *s, int err, const char *code,
 		   const char *msg);
 int session_expect(struct session *s, uint16_t want, int timeout_ms,
 		   cJSON **body);
+/* the server is stopping (SIGINT, SIGTERM, rp_server_stop) */
+bool session_stopping(const struct session *s);
+
+/* session.c */
 /* HELLO, and with --auth-key the proof, in one control timeout in all. */
 int session_admit(struct session *s);
 int session_run(struct session *s);
-/* server.c: the server is stopping (SIGINT, SIGTERM, rp_server_stop). */
-bool session_stopping(const struct session *s);
 void session_free(struct session *s);
 
 /* server_phase.c: START/STOP pairs until BYE. */
