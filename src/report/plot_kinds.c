@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "report/plot.h"
 #include "report/svg.h"
 
 #define PX_PER_SIZE_LABEL 70 /* room for "512 KiB" and a gap */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "report/plot.h"
 #include "report/svg.h"
 
 struct curve {

@@ -4,9 +4,7 @@
  * series (a polyline broken where a value is missing, and a marker per
  * point), axes on linear and logarithmic scales with readable ticks, a
  * legend. They write to a FILE; the caller checks ferror() once at the end.
- *
- * The second part declares what plot.c and plot_kinds.c share: the kinds
- * of plot of a set of results, not drawing primitives.
+ * The kinds of plot of a set of results are report/plot.h's.
  */
 #ifndef RP_REPORT_SVG_H
 #define RP_REPORT_SVG_H
@@ -14,9 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-
-#include "run/config.h"
-#include "run/result.h"
 
 #define RP_SVG_WIDTH	 900
 #define RP_SVG_MAX_TICKS 48
@@ -176,65 +171,5 @@ double rp_svg_legend_height(const struct rp_svg_legend_entry *e, size_t n,
 /** rp_svg_legend - draw the legend with its top left corner at (@x, @y). */
 void rp_svg_legend(FILE *f, double x, double y, double width,
 		   const struct rp_svg_legend_entry *e, size_t n);
-
-/* The kinds of plot (plot.c, plot_kinds.c) */
-
-/** One series: the results of one transport at one queue depth. */
-struct rp_plot_group {
-	char name[48];
-	const char *colour;
-	size_t first, n; /* in rp_plot.order */
-};
-
-/** A plot being drawn: the results and how they group into series. */
-struct rp_plot {
-	FILE *f;
-	const struct rp_config *cfg;
-	const struct rp_result *res;
-	size_t n;
-	size_t *order; /* result indices by group, then size */
-	struct rp_plot_group *g;
-	size_t n_groups;
-	char title[384];
-	char subtitle[640];
-};
-
-/** A figure: a title, a subtitle, a legend and panels stacked. */
-struct rp_plot_figure {
-	double w, h;
-	size_t n_panels;
-	struct rp_svg_panel p[2];
-};
-
-/**
- * rp_plot_figure_open - lay out @n_panels (1 or 2) panels under the title
- * lines and a legend of @n entries, then begin the document: the title and
- * subtitle of @p (the document's <title> too) and the legend. The panels'
- * axes are the caller's to set, then rp_svg_panel_place.
- */
-void rp_plot_figure_open(const struct rp_plot *p, struct rp_plot_figure *fig,
-			 size_t n_panels, const struct rp_svg_legend_entry *e,
-			 size_t n);
-
-/** rp_plot_result - the @k-th result of group @g. */
-const struct rp_result *rp_plot_result(const struct rp_plot *p,
-				       const struct rp_plot_group *g, size_t k);
-
-/** rp_plot_sweep - throughput and latency against message size.
- *  Return: 0 or -ENOMEM. */
-int rp_plot_sweep(struct rp_plot *p);
-
-/** rp_plot_load - the load curve: latency from intended start against
- *  the throughput achieved, a series per transport (plot_load.c). */
-int rp_plot_load(struct rp_plot *p);
-
-/** rp_plot_time - throughput and p99 latency interval by interval. */
-int rp_plot_time(struct rp_plot *p);
-
-/** rp_plot_distribution - latency against percentile. */
-int rp_plot_distribution(struct rp_plot *p);
-
-/** rp_plot_no_data - a figure that says nothing could be drawn, and why. */
-void rp_plot_no_data(struct rp_plot *p);
 
 #endif

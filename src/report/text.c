@@ -11,78 +11,10 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "core/units.h"
-#include "platform/clock.h"
 #include "report/priv.h"
-
-struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n)
-{
-	size_t p = rp_config_points(cfg);
-	struct rp_report_shape one = { .n_points = 1, .n_transports = n };
-
-	if (p <= 1 || n < p || n % p)
-		return one;
-	return (struct rp_report_shape){ .n_points = p, .n_transports = n / p };
-}
-
-const char *rp_report_host_name(const cJSON *h)
-{
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(h, "hostname");
-
-	return cJSON_IsString(n) ? n->valuestring : "?";
-}
-
-void rp_report_text_clock(FILE *f, const struct rp_result *r)
-{
-	const cJSON *c =
-		cJSON_GetObjectItemCaseSensitive(r->client_host, "clock");
-	const cJSON *src = cJSON_GetObjectItemCaseSensitive(c, "source");
-	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(c, "read_ns");
-
-	if (!(r->has_latency || r->has_unloaded) || !cJSON_IsString(src) ||
-	    !cJSON_IsNumber(ns) || !(ns->valuedouble >= RP_CLOCK_SLOW_NS))
-		return;
-	fprintf(f,
-		"  %-12s %s: %.2f us a read on the client, about one in each\n"
-		"  %-12s latency figure (RP_CLOCK=tsc reads the TSC, "
-		"unchecked, as perftest)\n",
-		"clock", src->valuestring, ns->valuedouble / 1e3, "");
-}
-
-void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
-			  const struct rp_spec *sp)
-{
-	size_t i;
-
-	if (sp->streams > 1 || sp->threads > 1)
-		fprintf(f, ", %u stream%s over %u thread%s", sp->streams,
-			sp->streams == 1 ? "" : "s",
-			sp->threads ? sp->threads : 1,
-			sp->threads > 1 ? "s" : "");
-	if (sp->wait != RP_WAIT_BUSY)
-		fprintf(f, ", wait %s", rp_wait_name(sp->wait));
-	if (sp->bidir)
-		fprintf(f, ", both directions");
-	if (sp->signal > 1)
-		fprintf(f, ", signal 1 in %u", sp->signal);
-	if (sp->post_list)
-		fprintf(f, ", post list %u", sp->post_list);
-	for (i = 0; i < cfg->n_cpus; i++)
-		fprintf(f, "%s%d", i ? "," : ", on cpus ", cfg->cpus[i]);
-}
-
-void rp_report_server_line(FILE *f, const struct rp_config *cfg,
-			   const struct rp_result *r)
-{
-	if (rp_report_text_file(f, "file", r) || !strcmp(r->transport, "file"))
-		return; /* a local transport: no server */
-	fprintf(f, "  server %s (%s port %u)%s\n",
-		rp_report_host_name(r->server_host),
-		cfg->host ? cfg->host : "?", cfg->port,
-		r->spec.verify ? ", payload verified" : "");
-}
+#include "report/text.h"
 
 static void lat_row(FILE *f, const char *name, const struct rp_hist_summary *s)
 {

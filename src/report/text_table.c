@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "report/priv.h"
+#include "report/text.h"
 
 /* When a figure exists. */
 enum fig_has { FIG_BW, FIG_LOAD, FIG_UNLOADED, FIG_CLIENT, FIG_SERVER };
@@ -169,56 +169,6 @@ void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n)
 	rp_report_text_files(f, res, n, 1);
 }
 
-/* Size and depth of point @p (size-major), from the sweep's lists. */
-void rp_report_point_cells(FILE *f, const struct rp_config *cfg,
-			   const struct rp_result *r, size_t p)
-{
-	size_t si, di, ri;
-	uint64_t size;
-	uint32_t depth;
-	char sz[32];
-
-	rp_config_point(cfg, p, &si, &di, &ri);
-	size = cfg->n_sizes ? cfg->sizes[si] : r->spec.size_bytes;
-	depth = cfg->n_depths ? cfg->depths[di] : r->spec.queue_depth;
-
-	fprintf(f, "  %9s %5u", rp_units_format_size(size, sz, sizeof(sz)),
-		depth);
-}
-
-/* "rdmaperf V: tcp write sweep, 6 points (3 sizes x 2 depths)..." */
-void rp_report_text_title(FILE *f, const struct rp_config *cfg,
-			  const struct rp_result *res,
-			  struct rp_report_shape shape)
-{
-	size_t t, ns = cfg->n_sizes ? cfg->n_sizes : 1;
-	size_t nd = cfg->n_depths ? cfg->n_depths : 1;
-	char name[RP_SPEC_NAME_LEN + 24];
-
-	fprintf(f, "rdmaperf %s: ", RP_VERSION);
-	if (shape.n_transports == 1)
-		fprintf(f, "%s ", res[0].transport);
-	fprintf(f, "%s %s, %zu points (%zu size%s x %zu depth%s",
-		rp_op_name(cfg->spec.op),
-		cfg->load_curve ? "load curve" : "sweep", shape.n_points, ns,
-		ns == 1 ? "" : "s", nd, nd == 1 ? "" : "s");
-	if (cfg->n_rates)
-		fprintf(f, " x %zu rate%s", cfg->n_rates,
-			cfg->n_rates == 1 ? "" : "s");
-	fputc(')', f);
-	for (t = 0; shape.n_transports > 1 && t < shape.n_transports; t++) {
-		rp_report_column(res, shape.n_transports, shape.n_points, t,
-				 name, sizeof(name));
-		fprintf(f, "%s%s", t ? ", " : " on ", name);
-	}
-	rp_report_test_flags(f, cfg, &cfg->spec);
-	if (cfg->spec.duration_ns)
-		fprintf(f, ", %.1f s per point",
-			(double)cfg->spec.duration_ns / 1e9);
-	fputc('\n', f);
-	rp_report_server_line(f, cfg, &res[0]);
-}
-
 static void sweep_head(FILE *f)
 {
 	size_t k;
@@ -327,50 +277,4 @@ void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
 	failures(f, res, n);
 	rp_report_text_files(f, res, shape.n_transports, shape.n_points);
 	rp_report_text_notes(f, res, n);
-}
-
-static bool same_note(const struct rp_result *a, const struct rp_result *b)
-{
-	return !strcmp(a->transport, b->transport) &&
-	       !strcmp(a->notes, b->notes);
-}
-
-void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n)
-{
-	bool streams = false, bidir = false, seen;
-	const struct rp_result *unl = NULL;
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		streams |= res[i].spec.streams > 1;
-		bidir |= res[i].spec.bidir;
-		if (!unl && res[i].has_unloaded)
-			unl = &res[i];
-	}
-	if (unl)
-		fprintf(f, "  unloaded p50: %s at depth 1\n",
-			unl->unloaded_halved ? "half round trip, ping-pong"
-			: rp_report_file_of(unl)
-				? "one operation at a time"
-				: "whole operation, ping-pong");
-	if (streams)
-		fprintf(f, "  several streams: figures are their aggregate;"
-			   " per stream and fairness in --json\n");
-	if (bidir)
-		fprintf(f, "  --bidir: figures are both directions' sum;"
-			   " each direction in --json\n");
-	rp_report_text_zerocopy(f, res, n);
-	for (i = 0; i < n; i++)
-		if ((res[i].has_latency || res[i].has_unloaded) &&
-		    res[i].client_host) {
-			rp_report_text_clock(f, &res[i]);
-			break;
-		}
-	for (i = 0; i < n; i++) {
-		for (j = 0, seen = false; j < i && !seen; j++)
-			seen = same_note(&res[i], &res[j]);
-		if (res[i].notes[0] && !seen)
-			fprintf(f, "  note: %s: %s\n", res[i].transport,
-				res[i].notes);
-	}
 }

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kinds of plot of a set of results, inside report/: plot.c (the
+ * entry, rp_report_plot: which kind, the series, the title), plot_kinds.c
+ * (sweep, time, distribution), plot_load.c (the load curve) and, below
+ * them, plot_figure.c (a figure's layout). They draw with svg.h's
+ * primitives.
+ */
+#ifndef RP_REPORT_PLOT_H
+#define RP_REPORT_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/svg.h"
+#include "run/config.h"
+#include "run/result.h"
+
+/** One series: the results of one transport at one queue depth. */
+struct rp_plot_group {
+	char name[48];
+	const char *colour;
+	size_t first, n; /* in rp_plot.order */
+};
+
+/** A plot being drawn: the results and how they group into series. */
+struct rp_plot {
+	FILE *f;
+	const struct rp_config *cfg;
+	const struct rp_result *res;
+	size_t n;
+	size_t *order; /* result indices by group, then size */
+	struct rp_plot_group *g;
+	size_t n_groups;
+	char title[384];
+	char subtitle[640];
+};
+
+/** A figure: a title, a subtitle, a legend and panels stacked. */
+struct rp_plot_figure {
+	double w, h;
+	size_t n_panels;
+	struct rp_svg_panel p[2];
+};
+
+/* plot_figure.c, the bottom of plot.c, plot_kinds.c and plot_load.c */
+
+/**
+ * rp_plot_figure_open - lay out @n_panels (1 or 2) panels under the title
+ * lines and a legend of @n entries, then begin the document: the title and
+ * subtitle of @p (the document's <title> too) and the legend. The panels'
+ * axes are the caller's to set, then rp_svg_panel_place.
+ */
+void rp_plot_figure_open(const struct rp_plot *p, struct rp_plot_figure *fig,
+			 size_t n_panels, const struct rp_svg_legend_entry *e,
+			 size_t n);
+
+/** rp_plot_result - the @k-th result of group @g. */
+const struct rp_result *rp_plot_result(const struct rp_plot *p,
+				       const struct rp_plot_group *g, size_t k);
+
+/** rp_plot_no_data - a figure that says nothing could be drawn, and why. */
+void rp_plot_no_data(struct rp_plot *p);
+
+/* plot_kinds.c */
+
+/** rp_plot_sweep - throughput and latency against message size.
+ *  Return: 0 or -ENOMEM. */
+int rp_plot_sweep(struct rp_plot *p);
+
+/** rp_plot_time - throughput and p99 latency interval by interval. */
+int rp_plot_time(struct rp_plot *p);
+
+/** rp_plot_distribution - latency against percentile. */
+int rp_plot_distribution(struct rp_plot *p);
+
+/* plot_load.c */
+
+/** rp_plot_load - the load curve: latency from intended start against
+ *  the throughput achieved, a series per transport. */
+int rp_plot_load(struct rp_plot *p);
+
+#endif
