@@ -2,6 +2,7 @@
 /*
  * rdma_cm events: a non-blocking event channel per listener and per stream,
  * waited on under a deadline; the one event expected next, or a reason.
+ * Once established, what the connection got (path MTU, GID, RNR timer).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -119,4 +120,54 @@ void rv_disconnect(struct rv_stream *s)
 		done = ev->event == RDMA_CM_EVENT_DISCONNECTED;
 		rdma_ack_cm_event(ev);
 	}
+}
+
+static int rv_mtu_bytes(enum ibv_mtu m)
+{
+	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
+}
+
+/* rdma_cm leaves the receiver's RNR timer at 0, which makes a sender wait
+ * 655 ms after each "receiver not ready"; RTS -> RTS may change it. */
+static void rv_set_rnr_timer(struct rv_stream *s)
+{
+	struct ibv_qp_attr qa = { .min_rnr_timer = RV_MIN_RNR_TIMER };
+	int ret;
+
+	if (!s->op->receives)
+		return;
+	ret = ibv_modify_qp(s->qp, &qa, IBV_QP_MIN_RNR_TIMER);
+	if (ret)
+		rp_stream_note(&s->base,
+			       "cannot shorten the RNR timer (%s): a receiver "
+			       "that falls behind stalls its sender for 655 ms",
+			       strerror(-rv_neg(ret)));
+}
+
+/* What the connection got: path MTU and GID; note what could not be set. */
+void rv_connected(struct rv_stream *s)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_port_attr pa;
+	struct ibv_qp_attr qa;
+
+	s->connected = true;
+	rv_set_rnr_timer(s);
+	if (ibv_query_qp(s->qp, &qa, IBV_QP_PATH_MTU | IBV_QP_AV, &init) == 0) {
+		s->mtu_bytes = rv_mtu_bytes(qa.path_mtu);
+		if (qa.ah_attr.is_global)
+			s->gid_index = qa.ah_attr.grh.sgid_index;
+	} else if (ibv_query_port(s->id->verbs, s->id->port_num, &pa) == 0) {
+		s->mtu_bytes = rv_mtu_bytes(pa.active_mtu);
+	}
+	if (s->opts.mtu && s->opts.mtu != s->mtu_bytes)
+		rp_stream_note(&s->base,
+			       "the path MTU cannot be set through rdma_cm; "
+			       "using %d bytes, not %d",
+			       s->mtu_bytes, s->opts.mtu);
+	if (s->opts.gid_index >= 0 && s->opts.gid_index != s->gid_index)
+		rp_stream_note(&s->base,
+			       "rdma_cm picks the GID from the address; "
+			       "using GID index %d, not %d",
+			       s->gid_index, s->opts.gid_index);
 }

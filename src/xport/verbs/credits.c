@@ -9,6 +9,9 @@
  *
  * Both are offered by a stream that needs them (a send test on an iWARP
  * device); the pacing is on when the peer offered its half.
+ *
+ * Below serve.c and post.c: the responder's reaping of its completed
+ * sends, the echoes and the credit writes (rv_reap_echoes).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -171,5 +174,23 @@ int rv_credit_tell(struct rv_stream *s, bool flush)
 		return rv_call_failed(s, "ibv_post_send (credit)", ret);
 	s->cr.told = s->cr.reposted;
 	s->echo_out++;
+	return 0;
+}
+
+/* Reap the responder's completed sends: echoes and credit writes. */
+int rv_reap_echoes(struct rv_stream *s)
+{
+	struct ibv_wc wc[RV_BATCH];
+	int n, i;
+
+	if (!s->echo_out)
+		return 0;
+	n = ibv_poll_cq(s->scq, RV_BATCH, wc);
+	if (n < 0)
+		return rv_cq_failed(s);
+	for (i = 0; i < n; i++)
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return rv_wc_failed(s, &wc[i]);
+	s->echo_out -= (uint32_t)n;
 	return 0;
 }

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The tables: what the transport does for each operation (rv_ops, the one
- * place that tells the operations apart), and the transport's ops table.
+ * What the transport does for each operation (rv_ops, the one place that
+ * tells the operations apart). The transport's ops table is verbs.c's.
  */
-#include <errno.h>
-#include <string.h>
-
-#include "xport/rdma_addr.h"
 #include "xport/verbs/verbs.h"
 
 #define RV_LW IBV_ACCESS_LOCAL_WRITE
@@ -126,84 +122,3 @@ const struct rv_op_info rv_ops[RP_OP__COUNT] = {
 		.check_done = rv_done_cmp_swap,
 	},
 };
-
-static int rv_probe(const struct rp_xport_ops *self, struct rp_err *why)
-{
-	struct rdma_event_channel *ch;
-
-	(void)self;
-	if (rp_rdma_device_count() <= 0)
-		return rp_errf(why, -ENODEV,
-			       "no RDMA device found (ibv_get_device_list "
-			       "returned none); try -x tcp");
-	ch = rdma_create_event_channel();
-	if (!ch)
-		return rp_errf(why, -ENODEV,
-			       "rdma_cm is not available (%s): load rdma_ucm, "
-			       "or try -x tcp",
-			       strerror(errno));
-	rdma_destroy_event_channel(ch);
-	return 0;
-}
-
-static int rv_ping(struct rp_stream *bs, uint64_t seq, uint64_t deadline_ns)
-{
-	struct rv_stream *s = rv_of(bs);
-
-	return s->op->ping(s, seq, deadline_ns);
-}
-
-/* Same transport, same test (operation and waiting), all responders. */
-static bool rv_serve_ok(struct rp_stream *const *bs, unsigned int i)
-{
-	return bs[i]->ops == bs[0]->ops && bs[i]->spec.op == bs[0]->spec.op &&
-	       bs[i]->spec.wait == bs[0]->spec.wait &&
-	       bs[i]->role == RP_ROLE_RESPONDER;
-}
-
-static int rv_serve(struct rp_stream *const *bs, unsigned int n,
-		    enum rp_phase phase, const atomic_int *stop,
-		    struct rp_side_stats *st)
-{
-	unsigned int i;
-
-	if (!n)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!rv_serve_ok(bs, i))
-			return rp_stream_fail(bs[i], -EINVAL,
-					      "serve: stream %u is not a "
-					      "responder of this test",
-					      i);
-	return rv_of(bs[0])->op->serve(bs, n, phase, stop, st);
-}
-
-static uint64_t rv_verify_errors(struct rp_stream *bs)
-{
-	return rv_of(bs)->verify_errors;
-}
-
-static const struct rp_xport_ops rv_xport_ops = {
-	.name = "rdma",
-	.op_mask = RP_OP_MASK_ALL,
-	.probe = rv_probe,
-	.preflight = rv_preflight,
-	.listen = rv_listen,
-	.accept = rv_accept,
-	.unlisten = rv_unlisten,
-	.connect = rv_connect,
-	.local_info = rv_local_info,
-	.set_peer = rv_set_peer,
-	.set_point = rv_set_point,
-	.serve = rv_serve,
-	.ping = rv_ping,
-	.post = rv_post,
-	.poll = rv_poll,
-	.arm = rv_arm,
-	.wait_poll = NULL, /* poll(2) on the completion channel */
-	.verify_errors = rv_verify_errors,
-	.close = rv_close,
-	.loopback_addr = rp_rdma_loopback_addr,
-};
-
-const struct rp_xport_ops *const rp_xport_rdma = &rv_xport_ops;

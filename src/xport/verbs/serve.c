@@ -86,24 +86,6 @@ int rv_serve_idle(struct rp_stream *const *bs, unsigned int n,
 	return 0;
 }
 
-/* Reap the responder's completed sends: echoes and credit writes. */
-int rv_reap_echoes(struct rv_stream *s)
-{
-	struct ibv_wc wc[RV_BATCH];
-	int n, i;
-
-	if (!s->echo_out)
-		return 0;
-	n = ibv_poll_cq(s->scq, RV_BATCH, wc);
-	if (n < 0)
-		return rv_cq_failed(s);
-	for (i = 0; i < n; i++)
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return rv_wc_failed(s, &wc[i]);
-	s->echo_out -= (uint32_t)n;
-	return 0;
-}
-
 /* Latency: send @len bytes at @addr back to the initiator (see ping.c). */
 static int rv_echo(struct rv_stream *s, uint64_t addr, uint32_t len,
 		   uint32_t imm, const atomic_int *stop)

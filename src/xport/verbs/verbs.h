@@ -52,7 +52,8 @@
  * set_point), events.c (--wait event), listen.c and connect.c (the two ends
  * of a connection), peer.c (what the sides swap), post.c (throughput),
  * ping.c (latency), serve.c (responder), verify.c (--verify), credits.c
- * (iWARP sends), errors.c (reasons), ops.c (the tables, probe).
+ * (iWARP sends), errors.c (reasons), ops.c (the per-operation table),
+ * verbs.c (the ops table, probe).
  */
 #ifndef RP_XPORT_VERBS_VERBS_H
 #define RP_XPORT_VERBS_VERBS_H
@@ -315,6 +316,8 @@ int rv_expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 	      uint64_t deadline_ns, const char *what, struct rp_err *e);
 int rv_established(struct rv_stream *s, uint64_t deadline_ns, const char *what);
 void rv_disconnect(struct rv_stream *s);
+/* what the connection got: path MTU and GID; notes what could not be set */
+void rv_connected(struct rv_stream *s);
 
 /* stream.c: a stream's life. */
 void rv_opts_init(struct rv_opts *o, const struct rp_xport_params *p);
@@ -323,7 +326,6 @@ int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,
 		  const struct rv_opts *o, enum rp_role role,
 		  struct rv_stream **out);
 void rv_stream_free(struct rv_stream *s);
-void rv_connected(struct rv_stream *s);
 void rv_close(struct rp_stream *bs);
 
 /* setup.c, wr.c: everything that needs the device; set_point. */
