@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "core/clock.h"
+#include "platform/clock.h"
 #include "platform/wait.h"
 #include "proto/proto.h"
 #include "run/client.h"
