@@ -5,13 +5,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/options.h"
 #include "cli/parse.h"
-#include "core/units.h"
 #include "platform/net.h"
 #include "proto/proto.h"
 
@@ -25,20 +23,6 @@ struct opt {
 	const char *meta;
 	const char *help;
 };
-
-int rp_cli_num_in(struct parse *p, const char *flag, const char *arg,
-		  uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	int err = rp_units_parse_count(arg, out);
-
-	if (err == -EINVAL)
-		return rp_cli_bad(p, "%s: '%s' is not a number", flag, arg);
-	if (err || *out < lo || *out > hi)
-		return rp_cli_bad(
-			p, "%s: %s out of range: accepted %llu to %llu", flag,
-			arg, (unsigned long long)lo, (unsigned long long)hi);
-	return 0;
-}
 
 static int set_mode(struct parse *p, enum rp_mode m)
 {

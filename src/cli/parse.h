@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The parser's private state, shared by options.c (one handler per option)
- * and rules.c (what is checked once every option has been read). */
+ * and rules.c (what is checked once every option has been read); parse.c,
+ * below both, refuses an argument or reads a count for any of them. */
 #ifndef RP_CLI_PARSE_H
 #define RP_CLI_PARSE_H
 
@@ -29,7 +30,8 @@ struct parse {
 	enum rp_cli_action act;
 };
 
-/** rp_cli_bad - the one-line reason into @p's buffer. Return: -EINVAL. */
+/** parse.c: rp_cli_bad - the one-line reason into @p's buffer. Return: -EINVAL.
+ */
 __attribute__((format(printf, 2, 3))) int rp_cli_bad(struct parse *p,
 						     const char *fmt, ...);
 
@@ -37,7 +39,7 @@ __attribute__((format(printf, 2, 3))) int rp_cli_bad(struct parse *p,
  *  points and the spec the server receives. Return: 0 or -EINVAL. */
 int rp_cli_finish(struct parse *p);
 
-/* options.c: @arg as a count (k, m suffixes) within @lo..@hi, or the
+/* parse.c: @arg as a count (k, m suffixes) within @lo..@hi, or the
  * one-line error naming @flag and the range. */
 int rp_cli_num_in(struct parse *p, const char *flag, const char *arg,
 		  uint64_t lo, uint64_t hi, uint64_t *out);

@@ -5,7 +5,6 @@
  * server receives, validated as the server will.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,16 +13,6 @@
 #include "core/sweep.h"
 #include "platform/sock.h"
 #include "xport/xport.h"
-
-int rp_cli_bad(struct parse *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p->err, p->errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* Does every transport of the list run here, without a server? */
 static bool all_local(const struct rp_config *c)
