@@ -2,7 +2,9 @@
 /*
  * What the two halves of the document loader share (--report): load.c
  * reads the file, the config and the hosts; load_result.c one element of
- * "results". Members are read through helpers that never fail on hostile
+ * "results"; load_members.c, below both (and json_rate.c), the typed
+ * members, the point, the summary and the records' budget. Members are
+ * read through helpers that never fail on hostile
  * input: a missing or mistyped member reads as 0 (or absent), numbers are
  * clamped, strings cut to their buffer.
  */

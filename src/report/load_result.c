@@ -38,20 +38,6 @@ static int no_memory(const struct rp_loader *l)
 
 /* ---- figures ------------------------------------------------------------ */
 
-void rp_load_summary(const cJSON *o, struct rp_hist_summary *s)
-{
-	s->count = rp_load_u64(o, "count", RP_JSON_MAX_EXACT);
-	s->min = rp_load_ns(rp_load_num(o, "min"));
-	s->mean = rp_load_ns(rp_load_num(o, "mean"));
-	s->p50 = rp_load_ns(rp_load_num(o, "p50"));
-	s->p90 = rp_load_ns(rp_load_num(o, "p90"));
-	s->p99 = rp_load_ns(rp_load_num(o, "p99"));
-	s->p99_9 = rp_load_ns(rp_load_num(o, "p99_9"));
-	s->p99_99 = rp_load_ns(rp_load_num(o, "p99_99"));
-	s->max = rp_load_ns(rp_load_num(o, "max"));
-	s->stddev = rp_load_ns(rp_load_num(o, "stddev"));
-}
-
 /* "spectrum": [[percentile, us], ...] of the latency object @o. */
 static int spectrum_read(const struct rp_loader *l, const cJSON *o,
 			 struct rp_spectrum *sp)
