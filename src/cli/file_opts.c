@@ -19,7 +19,7 @@
 
 void rp_cli_file_defaults(struct rp_config *cfg)
 {
-	cfg->params.file_size = FILE_SIZE_DEFAULT;
+	cfg->params->file_size = FILE_SIZE_DEFAULT;
 }
 
 int rp_cli_file_entry(struct parse *p, const char *name, size_t len,
@@ -64,7 +64,7 @@ int rp_cli_o_file_size(struct parse *p, const char *arg)
 				  "--file-size: '%s' is not a size from 1 to "
 				  "1024T (K, M, G, T suffixes)",
 				  arg);
-	p->cfg->params.file_size = v;
+	p->cfg->params->file_size = v;
 	return 0;
 }
 
@@ -72,7 +72,7 @@ int rp_cli_o_buffered(struct parse *p, const char *arg)
 {
 	(void)arg;
 	p->set_file = "--buffered";
-	p->cfg->params.buffered = true;
+	p->cfg->params->buffered = true;
 	return 0;
 }
 
@@ -80,7 +80,7 @@ int rp_cli_o_random(struct parse *p, const char *arg)
 {
 	(void)arg;
 	p->set_file = "--random";
-	p->cfg->params.random = true;
+	p->cfg->params->random = true;
 	return 0;
 }
 
@@ -88,7 +88,7 @@ int rp_cli_o_fsync_every(struct parse *p, const char *arg)
 {
 	p->set_file = "--fsync-every";
 	return rp_cli_num_in(p, "--fsync-every", arg, 1, FILE_FSYNC_EVERY_MAX,
-			     &p->cfg->params.fsync_every);
+			     &p->cfg->params->fsync_every);
 }
 
 /* After the sweep is known: the file options need a file to act on, and
@@ -111,14 +111,14 @@ int rp_cli_finish_file(struct parse *p)
 	if (s->bidir)
 		return rp_cli_bad(p, "--bidir: a file (-x file:PATH) has no "
 				     "other end to send back");
-	if (c->params.fsync_every && s->op != RP_OP_WRITE)
+	if (c->params->fsync_every && s->op != RP_OP_WRITE)
 		return rp_cli_bad(p, "--fsync-every makes writes durable: "
 				     "give -o write");
-	if (c->params.file_size < s->size_bytes)
+	if (c->params->file_size < s->size_bytes)
 		return rp_cli_bad(p,
 				  "--file-size %llu is smaller than the "
 				  "largest -S/--size %llu",
-				  (unsigned long long)c->params.file_size,
+				  (unsigned long long)c->params->file_size,
 				  (unsigned long long)s->size_bytes);
 	return 0;
 }

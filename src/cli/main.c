@@ -262,7 +262,7 @@ static void loopback_address(struct rp_config *cfg, char *buf, size_t len)
 	for (i = 0; i < cfg->n_transports; i++) {
 		ops = rp_xport_find(cfg->transports[i]);
 		if (ops && ops->loopback_addr &&
-		    ops->loopback_addr(&cfg->params, buf, len) == 0) {
+		    ops->loopback_addr(cfg->params, buf, len) == 0) {
 			cfg->host = buf;
 			return;
 		}
@@ -343,7 +343,8 @@ static int run_mode(struct rp_config *cfg)
 
 int main(int argc, char **argv)
 {
-	struct rp_config cfg;
+	struct rp_xport_params params;
+	struct rp_config cfg = { .params = &params };
 	enum rp_cli_action act;
 	char err[256];
 

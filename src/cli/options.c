@@ -337,13 +337,18 @@ static void build_tables(struct option *lo, char *shorts)
 	shorts[k] = '\0';
 }
 
+/* Every field as no option sets it; cfg->params stays the caller's. */
 static void defaults(struct rp_config *cfg)
 {
+	struct rp_xport_params *xp = cfg->params;
+
 	memset(cfg, 0, sizeof(*cfg));
+	memset(xp, 0, sizeof(*xp));
+	cfg->params = xp;
 	rp_spec_defaults(&cfg->spec);
 	cfg->port = RP_PROTO_DEFAULT_PORT;
-	cfg->params.gid_index = -1;
-	cfg->params.inline_bytes = -1;
+	cfg->params->gid_index = -1;
+	cfg->params->inline_bytes = -1;
 	rp_cli_matrix_defaults(cfg);
 	rp_cli_file_defaults(cfg);
 	cfg->limits = (struct rp_limits){

@@ -13,7 +13,7 @@ int rp_cli_o_device(struct parse *p, const char *arg)
 	if (!arg[0] || strlen(arg) > 63)
 		return rp_cli_bad(
 			p, "-d/--device: a device name of 1 to 63 chars");
-	p->cfg->params.device = arg;
+	p->cfg->params->device = arg;
 	return 0;
 }
 
@@ -22,7 +22,7 @@ int rp_cli_o_ib_port(struct parse *p, const char *arg)
 	uint64_t v;
 	int err = rp_cli_num_in(p, "--ib-port", arg, 1, 255, &v);
 
-	p->cfg->params.ib_port = (int)v;
+	p->cfg->params->ib_port = (int)v;
 	return err;
 }
 
@@ -37,7 +37,7 @@ int rp_cli_o_inline(struct parse *p, const char *arg)
 			"--inline: %s out of range: accepted 0 to 4096 "
 			"bytes",
 			arg);
-	p->cfg->params.inline_bytes = (int)v;
+	p->cfg->params->inline_bytes = (int)v;
 	return 0;
 }
 
@@ -46,7 +46,7 @@ int rp_cli_o_gid_index(struct parse *p, const char *arg)
 	uint64_t v;
 	int err = rp_cli_num_in(p, "--gid-index", arg, 0, 255, &v);
 
-	p->cfg->params.gid_index = (int)v;
+	p->cfg->params->gid_index = (int)v;
 	return err;
 }
 
@@ -59,6 +59,6 @@ int rp_cli_o_mtu(struct parse *p, const char *arg)
 		return rp_cli_bad(
 			p, "--mtu: %s: accepted 256, 512, 1024, 2048, 4096",
 			arg);
-	p->cfg->params.mtu = (int)v;
+	p->cfg->params->mtu = (int)v;
 	return err;
 }

@@ -118,7 +118,7 @@ static int by_transport(const struct rp_config *cfg, char *out, size_t len)
 	for (i = 0; i < cfg->n_transports; i++) {
 		ops = rp_xport_find(cfg->transports[i]);
 		if (ops && ops->loopback_addr &&
-		    ops->loopback_addr(&cfg->params, out, len) == 0)
+		    ops->loopback_addr(cfg->params, out, len) == 0)
 			return 0;
 	}
 	return -EADDRNOTAVAIL;

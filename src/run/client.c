@@ -148,7 +148,7 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 		if (err)
 			return fail(c->res, -EPROTO, "protocol",
 				    "the server's data token is malformed");
-		err = c->ops->connect(c->ops, &c->spec, &c->cfg->params, addr,
+		err = c->ops->connect(c->ops, &c->spec, c->cfg->params, addr,
 				      endpoint, mine, role, RP_SETUP_TIMEOUT_MS,
 				      &c->streams[i], &why);
 		if (err) {
@@ -328,7 +328,7 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		fail(res, err, "transport", "%s: %s", transport,
 		     rp_err_text(&why, err));
 	else if (c.ops->preflight &&
-		 (err = c.ops->preflight(c.ops, &cfg->spec, &cfg->params,
+		 (err = c.ops->preflight(c.ops, &cfg->spec, cfg->params,
 					 cfg->host, &why)))
 		fail(res, err, "unsupported", "%s: %s", transport,
 		     rp_err_text(&why, err));

@@ -16,7 +16,6 @@
 #include "core/cidr.h"
 #include "core/rate.h"
 #include "core/spec.h"
-#include "xport/xport.h" /* rp_xport_params, until it is a pointer */
 
 struct rp_result;
 struct rp_interval;
@@ -104,7 +103,10 @@ struct rp_config {
 	bool iterations_defaulted; /* neither -C nor -t: rp_sweep_iterations */
 	int cpus[RP_MAX_CPUS];	   /* --cpu: thread i runs on cpus[i % n] */
 	size_t n_cpus;
-	struct rp_xport_params params;
+	/* The transports' parameters (xport/xport.h): storage the config's
+	 * maker owns beside it (rp_cli_parse fills it); copies of a config
+	 * share it, and a run copies it before setting a stream's fields. */
+	struct rp_xport_params *params;
 	bool json;	    /* one JSON document on stdout */
 	bool json_stream;   /* JSON lines on stdout while running */
 	bool csv;	    /* CSV on stdout */

@@ -39,7 +39,9 @@ struct args {
 };
 
 static struct args *all_args;
-static struct rp_config cfg_a, cfg_b;
+static struct rp_xport_params params_a, params_b;
+static struct rp_config cfg_a = { .params = &params_a },
+			cfg_b = { .params = &params_b };
 static enum rp_cli_action act;
 static char err[256];
 
@@ -116,10 +118,10 @@ static void test_client_defaults(void **state)
 	assert_false(cfg_a.json);
 	assert_false(cfg_a.once);
 	assert_false(cfg_a.quiet);
-	assert_null(cfg_a.params.device);
-	assert_int_equal(cfg_a.params.gid_index, -1);
-	assert_int_equal(cfg_a.params.inline_bytes, -1);
-	assert_int_equal(cfg_a.params.mtu, 0);
+	assert_null(cfg_a.params->device);
+	assert_int_equal(cfg_a.params->gid_index, -1);
+	assert_int_equal(cfg_a.params->inline_bytes, -1);
+	assert_int_equal(cfg_a.params->mtu, 0);
 	/* One point of the defaults, one stream, one thread, busy polling. */
 	assert_int_equal(cfg_a.n_sizes, 1);
 	assert_int_equal(cfg_a.sizes[0], 65536);
@@ -233,11 +235,11 @@ static void test_other_flags(void **state)
 	assert_int_equal(cfg_a.spec.iterations, 100000);
 	assert_true(cfg_a.spec.verify);
 	assert_true(cfg_a.json);
-	assert_string_equal(cfg_a.params.device, "mlx5_0");
-	assert_int_equal(cfg_a.params.ib_port, 2);
-	assert_int_equal(cfg_a.params.inline_bytes, 256);
-	assert_int_equal(cfg_a.params.gid_index, 3);
-	assert_int_equal(cfg_a.params.mtu, 1024);
+	assert_string_equal(cfg_a.params->device, "mlx5_0");
+	assert_int_equal(cfg_a.params->ib_port, 2);
+	assert_int_equal(cfg_a.params->inline_bytes, 256);
+	assert_int_equal(cfg_a.params->gid_index, 3);
+	assert_int_equal(cfg_a.params->mtu, 1024);
 	assert_int_equal(cfg_a.spec.op, imm ? RP_OP_WRITE_IMM : RP_OP_WRITE);
 
 	/* Limits themselves are accepted. */
@@ -249,7 +251,7 @@ static void test_other_flags(void **state)
 		       "--mtu", "4096", "--inline", "0"));
 	assert_int_equal(cfg_a.port, 65535);
 	assert_int_equal(cfg_a.spec.size_bytes, 1ULL << 30);
-	assert_int_equal(cfg_a.params.inline_bytes, 0);
+	assert_int_equal(cfg_a.params->inline_bytes, 0);
 }
 
 static void test_time_mode(void **state)

@@ -17,7 +17,8 @@
 #define MAX_ARGS 16
 #define ARG_LEN	 300
 
-static struct rp_config cfg;
+static struct rp_xport_params params;
+static struct rp_config cfg = { .params = &params };
 static enum rp_cli_action act;
 static char err[256];
 /* Each argv stays alive for the whole group: glibc's getopt may still
@@ -67,9 +68,9 @@ static void test_local_without_client(void **state)
 	assert_string_equal(cfg.transports[1], "file");
 	assert_string_equal(cfg.paths[0], "/tmp/a");
 	assert_string_equal(cfg.paths[1], "/mnt/b c");
-	assert_int_equal(cfg.params.file_size, 4 << 20);
-	assert_true(cfg.params.random && cfg.params.buffered);
-	assert_int_equal(cfg.params.fsync_every, 0);
+	assert_int_equal(cfg.params->file_size, 4 << 20);
+	assert_true(cfg.params->random && cfg.params->buffered);
+	assert_int_equal(cfg.params->fsync_every, 0);
 }
 
 static void test_mixed_list(void **state)
@@ -86,8 +87,8 @@ static void test_mixed_list(void **state)
 			 0);
 	assert_string_equal(cfg.paths[0], "");
 	assert_string_equal(cfg.paths[1], "/tmp/f");
-	assert_int_equal(cfg.params.fsync_every, 8);
-	assert_int_equal(cfg.params.file_size, 1ULL << 30); /* default */
+	assert_int_equal(cfg.params->fsync_every, 8);
+	assert_int_equal(cfg.params->file_size, 1ULL << 30); /* default */
 }
 
 static const struct {
@@ -146,7 +147,7 @@ static void test_file_size_bound(void **state)
 		assert_non_null(strstr(err, "from 1 to 1024T"));
 	}
 	assert_int_equal(PARSE("-x", "file:/tmp/f", "--file-size", "1024T"), 0);
-	assert_int_equal(cfg.params.file_size, 1ULL << 50);
+	assert_int_equal(cfg.params->file_size, 1ULL << 50);
 }
 
 int main(void)
