@@ -17,7 +17,7 @@
 #include "platform/clock.h"
 #include "platform/net.h"
 #include "platform/os.h"
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/report.h"
 
 /* Set by the signal handler, read by every thread: a lock-free atomic is

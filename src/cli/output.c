@@ -11,7 +11,7 @@
 
 #include "cli/live.h"
 #include "cli/output.h"
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/report.h"
 
 /* What is printed, and how each format prints it; a NULL writer: that

@@ -21,7 +21,7 @@
 #include "core/plan.h"
 #include "core/safe.h"
 #include "platform/clock.h"
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/report.h"
 
 #define NS_PER_S 1000000000ULL

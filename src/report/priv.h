@@ -2,7 +2,7 @@
 /*
  * What the reporters share inside report/: the JSON pieces of a flow, the
  * CSV cells, the matrix's labels and ranks, a result's file transport.
- * The text layouts have their own header, report/text.h. Formatting only.
+ * The text layouts have their own header, report/text/text.h. Formatting only.
  */
 #ifndef RP_REPORT_PRIV_H
 #define RP_REPORT_PRIV_H
@@ -11,7 +11,7 @@
 
 #include "report/report.h"
 
-/* JSON (json_flow.c) */
+/* JSON (json/flow.c) */
 
 /** rp_report_num - @v under @key, null when not finite. */
 void rp_report_num(cJSON *obj, const char *key, double v);
@@ -62,15 +62,15 @@ void rp_report_csv_row(FILE *f, const cJSON *result);
 void rp_report_csv_str(FILE *f, const char *s);
 void rp_report_csv_cell(FILE *f, const cJSON *v);
 
-/* --matrix (matrix_text.c): what a table is of, "tcp write 64 KiB q16". */
+/* --matrix (matrix/text.c): what a table is of, "tcp write 64 KiB q16". */
 void rp_matrix_label(const cJSON *tab, char *buf, size_t len);
 
-/* --matrix (matrix.c): a rank read from a document as an index below @n,
+/* --matrix (matrix/matrix.c): a rank read from a document as an index below @n,
  * or @n where it is none (a document read back may hold anything there:
  * NaN where it is not a number, a negative, one beyond the ranks). */
 size_t rp_matrix_rank_index(double v, size_t n);
 
-/* The file transport (text_file.c) */
+/* The file transport (text/file.c) */
 
 /** rp_report_file_of - the file transport's information of @r (path,
  *  direct, access, file_size, fsync_every, created), or NULL. */

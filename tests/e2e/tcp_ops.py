@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """
 End to end over TCP: every operation against a real server process, the JSON
-document checked field by field (DESIGN.md "Outputs", src/report/json.c),
+document checked field by field (DESIGN.md "Outputs", src/report/json/doc.c),
 plus --verify, time mode, extreme sizes, the phase switches, the text report
 and --loopback.
 

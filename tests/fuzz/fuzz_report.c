@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/report.h"
 #include "common.h"
 

@@ -21,8 +21,8 @@
 #include <cmocka.h>
 
 #include "fixtures.h"
-#include "report/load.h"
-#include "report/matrix.h"
+#include "report/read/read.h"
+#include "report/matrix/matrix.h"
 
 #define N_RES 8
 
@@ -540,11 +540,11 @@ static void test_ns_exact(void **state)
 		x ^= x >> 7;
 		x ^= x << 17;
 		ns = (double)(x % 100000000000ULL) / (double)(1 + x % 1000);
-		if (rp_load_ns(ns / 1e3) / 1e3 != ns / 1e3)
+		if (rp_read_ns(ns / 1e3) / 1e3 != ns / 1e3)
 			fail_msg("%.17g ns: %.17g us does not come back", ns,
 				 ns / 1e3);
 	}
-	assert_true(isnan(rp_load_ns(NAN)));
+	assert_true(isnan(rp_read_ns(NAN)));
 }
 
 /* ---- a real document ------------------------------------------------- */

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "cli/options.h"
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/priv.h"
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)

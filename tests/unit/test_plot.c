@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
-#include "report/svg.h"
+#include "report/plot/svg.h"
 
 #define N_RES	  24
 #define N_IV	  10

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the kinds of plot share (plot.h), below plot.c, plot_kinds.c and
- * plot_load.c: a figure's layout (the title lines, the legend, the panels
+ * What the kinds of plot share (plot.h), below plot/plot.c, plot/kinds.c and
+ * plot/rates.c: a figure's layout (the title lines, the legend, the panels
  * stacked), a series' results, and the figure that says there is no data.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "report/plot.h"
+#include "report/plot/plot.h"
 
 /* The layout of a figure, top to bottom:
  *

@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "core/units.h"
-#include "report/text.h"
+#include "report/text/text.h"
 
 static const char *const dir_labels[RP_DIR__COUNT] = {
 	[RP_DIR_C2S] = "client->server",

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "report/text.h"
+#include "report/text/text.h"
 
 /* When a figure exists. */
 enum fig_has { FIG_BW, FIG_LOAD, FIG_UNLOADED, FIG_CLIENT, FIG_SERVER };

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "report/plot.h"
-#include "report/svg.h"
+#include "report/plot/plot.h"
+#include "report/plot/svg.h"
 
 struct curve {
 	double *x, *p50, *p99; /* by result */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "report/svg.h"
+#include "report/plot/svg.h"
 
 #define FONT_W	   0.6 /* average glyph width, in em, for layout */
 #define LEGEND_ROW 20

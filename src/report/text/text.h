@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the text layouts share inside report/: text.c (the entry, one
- * block per point), text_table.c (a sweep table, per-metric tables across
- * transports), text_load.c (a sweep with rates), text_detail.c (a block's
- * detail lines), text_file.c (the file transport's lines) and, below the
- * entry and the tables, text_common.c (the shape, title, flags, notes).
+ * What the text layouts share inside report/: text/text.c (the entry, one
+ * block per point), text/table.c (a sweep table, per-metric tables across
+ * transports), text/rates.c (a sweep with rates), text/detail.c (a block's
+ * detail lines), text/file.c (the file transport's lines) and, below the
+ * entry and the tables, text/common.c (the shape, title, flags, notes).
  * Formatting only.
  */
 #ifndef RP_REPORT_TEXT_H
@@ -16,7 +16,7 @@
 
 #include "report/report.h"
 
-/* text_common.c, the bottom of text.c, text_table.c and text_load.c */
+/* text/common.c, the bottom of text/text.c, text/table.c and text/rates.c */
 
 /** A sweep's shape: @n results are n_transports x n_points. */
 struct rp_report_shape {
@@ -58,7 +58,7 @@ void rp_report_text_title(FILE *f, const struct rp_config *cfg,
  *  transports' notes, each once. */
 void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n);
 
-/* text_table.c */
+/* text/table.c */
 
 /** rp_report_text_compare - one point on several transports: a row per
  *  figure, a column per result, ratios to the first. */
@@ -74,14 +74,14 @@ void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
 			   const struct rp_result *res,
 			   struct rp_report_shape shape);
 
-/* text_load.c */
+/* text/rates.c */
 
 /** rp_report_text_load - a sweep with rates: a table per transport. */
 void rp_report_text_load(FILE *f, const struct rp_config *cfg,
 			 const struct rp_result *res,
 			 struct rp_report_shape shape);
 
-/* text_detail.c */
+/* text/detail.c */
 
 /** rp_report_text_open_loop - --rate: offered, achieved, the backlog. */
 void rp_report_text_open_loop(FILE *f, const struct rp_result *r);
@@ -101,7 +101,7 @@ void rp_report_text_cpu(FILE *f, const char *name, const struct rp_side *s);
  *  buffers, from the transports' information. */
 void rp_report_text_numa(FILE *f, const struct rp_result *r);
 
-/* The file transport (text_file.c) */
+/* The file transport (text/file.c) */
 
 /** rp_report_text_file - "  LABEL PATH: O_DIRECT, sequential, ..." for a
  *  result of the file transport. Return: false (nothing printed) for

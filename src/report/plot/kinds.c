@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "report/plot.h"
-#include "report/svg.h"
+#include "report/plot/plot.h"
+#include "report/plot/svg.h"
 
 #define PX_PER_SIZE_LABEL 70 /* room for "512 KiB" and a gap */
 #define LOG_RATIO	  20 /* a latency axis beyond max/min 20 is log */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "core/plan.h"
-#include "report/load.h"
-#include "report/matrix.h"
+#include "report/read/read.h"
+#include "report/matrix/matrix.h"
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
 
@@ -23,7 +23,7 @@ static bool whole_in(const cJSON *v, double lo, double hi)
 	return cJSON_IsNumber(v) && x >= lo && x <= hi && x == floor(x);
 }
 
-static int check_ranks(const struct rp_loader *l, const cJSON *ranks)
+static int check_ranks(const struct rp_reader *l, const cJSON *ranks)
 {
 	const cJSON *r;
 	int i = 0;
@@ -61,7 +61,7 @@ static size_t results_of(const cJSON *d)
 /* The tables list every cell once per result of the cell with the most
  * (a cell without that result as failed): cells x that, bounded, checked
  * before any table is built. */
-static int check_entries(const struct rp_loader *l, size_t cells, size_t most)
+static int check_entries(const struct rp_reader *l, size_t cells, size_t most)
 {
 	size_t max = *l->bytes / RP_MATRIX_ENTRY_BYTES + RP_MATRIX_ENTRIES_MIN;
 
@@ -77,7 +77,7 @@ static int check_entries(const struct rp_loader *l, size_t cells, size_t most)
 		       RP_MATRIX_ENTRY_BYTES);
 }
 
-static int check_cells(const struct rp_loader *l, const cJSON *cells, int n)
+static int check_cells(const struct rp_reader *l, const cJSON *cells, int n)
 {
 	const cJSON *c, *d;
 	size_t most = 0, k;
@@ -108,7 +108,7 @@ static int check_cells(const struct rp_loader *l, const cJSON *cells, int n)
 	return check_entries(l, (size_t)i, most);
 }
 
-static int check_matrix(const struct rp_loader *l, cJSON *root)
+static int check_matrix(const struct rp_reader *l, cJSON *root)
 {
 	cJSON *m = GET(root, "matrix");
 	const cJSON *f = GET(m, "outlier_fraction");
@@ -136,10 +136,10 @@ static int check_matrix(const struct rp_loader *l, cJSON *root)
 int rp_matrix_load(const char *path, cJSON **doc, struct rp_err *why)
 {
 	size_t bytes = 0;
-	struct rp_loader l = { .path = path, .why = why, .bytes = &bytes };
+	struct rp_reader l = { .path = path, .why = why, .bytes = &bytes };
 	const cJSON *schema;
 	cJSON *root = NULL;
-	int err = rp_load_parse(&l, &root);
+	int err = rp_read_parse(&l, &root);
 
 	*doc = NULL;
 	if (err)

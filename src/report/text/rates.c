@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "report/text.h"
+#include "report/text/text.h"
 
 static void load_head(FILE *f, const char *transport)
 {

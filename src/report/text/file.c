@@ -9,7 +9,7 @@
 
 #include "core/units.h"
 #include "report/priv.h"
-#include "report/text.h"
+#include "report/text/text.h"
 
 const cJSON *rp_report_file_of(const struct rp_result *r)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kinds of plot of a set of results, inside report/: plot.c (the
- * entry, rp_report_plot: which kind, the series, the title), plot_kinds.c
- * (sweep, time, distribution), plot_load.c (the load curve) and, below
- * them, plot_figure.c (a figure's layout). They draw with svg.h's
+ * The kinds of plot of a set of results, inside report/: plot/plot.c (the
+ * entry, rp_report_plot: which kind, the series, the title), plot/kinds.c
+ * (sweep, time, distribution), plot/rates.c (the load curve) and, below
+ * them, plot/figure.c (a figure's layout). They draw with svg.h's
  * primitives.
  */
 #ifndef RP_REPORT_PLOT_H
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/svg.h"
+#include "report/plot/svg.h"
 #include "run/config.h"
 #include "run/result.h"
 
@@ -43,7 +43,7 @@ struct rp_plot_figure {
 	struct rp_svg_panel p[2];
 };
 
-/* plot_figure.c, the bottom of plot.c, plot_kinds.c and plot_load.c */
+/* plot/figure.c, the bottom of plot/plot.c, plot/kinds.c and plot/rates.c */
 
 /**
  * rp_plot_figure_open - lay out @n_panels (1 or 2) panels under the title
@@ -62,7 +62,7 @@ const struct rp_result *rp_plot_result(const struct rp_plot *p,
 /** rp_plot_no_data - a figure that says nothing could be drawn, and why. */
 void rp_plot_no_data(struct rp_plot *p);
 
-/* plot_kinds.c */
+/* plot/kinds.c */
 
 /** rp_plot_sweep - throughput and latency against message size.
  *  Return: 0 or -ENOMEM. */
@@ -74,7 +74,7 @@ int rp_plot_time(struct rp_plot *p);
 /** rp_plot_distribution - latency against percentile. */
 int rp_plot_distribution(struct rp_plot *p);
 
-/* plot_load.c */
+/* plot/rates.c */
 
 /** rp_plot_load - the load curve: latency from intended start against
  *  the throughput achieved, a series per transport. */

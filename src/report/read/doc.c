@@ -2,7 +2,7 @@
 /*
  * Reading a result document back (--report FILE.json): the file, its
  * schema, the config as the user asked for it and the hosts; each result
- * is read by load_result.c. The document is the one rp_report_json_doc()
+ * is read by read/result.c. The document is the one rp_report_json_doc()
  * writes, and what is read gives that document back when written again.
  * Anything else is refused with a one-line reason or, where a member is
  * missing or of the wrong type, read as 0: a hostile file never crashes
@@ -16,12 +16,12 @@
 
 #include "core/json.h"
 #include "core/safe.h"
-#include "report/load.h"
+#include "report/read/read.h"
 
 /* ---- the file ---------------------------------------------------------- */
 
 /* All of @f, NUL-terminated, into a new *@out of *@len bytes (the NUL
- * not counted); at most RP_LOAD_MAX_BYTES. */
+ * not counted); at most RP_READ_MAX_BYTES. */
 static int read_all(FILE *f, char **out, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
@@ -37,11 +37,11 @@ static int read_all(FILE *f, char **out, size_t *len)
 		n += fread(buf + n, 1, cap - n, f);
 		if (n < cap || ferror(f))
 			break;
-		if (cap > RP_LOAD_MAX_BYTES) {
+		if (cap > RP_READ_MAX_BYTES) {
 			free(buf);
 			return -EFBIG;
 		}
-		cap = cap * 2 > RP_LOAD_MAX_BYTES ? RP_LOAD_MAX_BYTES + 1
+		cap = cap * 2 > RP_READ_MAX_BYTES ? RP_READ_MAX_BYTES + 1
 						  : cap * 2;
 	}
 	buf[n] = '\0';
@@ -50,7 +50,7 @@ static int read_all(FILE *f, char **out, size_t *len)
 	return 0;
 }
 
-static int read_file(const struct rp_loader *l, char **out, size_t *len)
+static int read_file(const struct rp_reader *l, char **out, size_t *len)
 {
 	FILE *f = fopen(l->path, "rb");
 	int err = -errno;
@@ -68,7 +68,7 @@ static int read_file(const struct rp_loader *l, char **out, size_t *len)
 	if (err == -EFBIG)
 		return rp_errf(l->why, err,
 			       "cannot read %s: larger than %u MiB", l->path,
-			       RP_LOAD_MAX_BYTES >> 20);
+			       RP_READ_MAX_BYTES >> 20);
 	if (err)
 		return rp_errf(l->why, err, "cannot read %s: %s", l->path,
 			       strerror(-err));
@@ -87,7 +87,7 @@ static void *watched_malloc(size_t n)
 	return p;
 }
 
-static int parse_text(const struct rp_loader *l, const char *text, size_t len,
+static int parse_text(const struct rp_reader *l, const char *text, size_t len,
 		      cJSON **out)
 {
 	static cJSON_Hooks hooks = { watched_malloc, free };
@@ -113,7 +113,7 @@ static int parse_text(const struct rp_loader *l, const char *text, size_t len,
 		       end && end >= text ? (size_t)(end - text) : len);
 }
 
-int rp_load_parse(const struct rp_loader *l, cJSON **out)
+int rp_read_parse(const struct rp_reader *l, cJSON **out)
 {
 	size_t len = 0;
 	char *text = NULL;
@@ -124,15 +124,15 @@ int rp_load_parse(const struct rp_loader *l, cJSON **out)
 	err = parse_text(l, text, len, out);
 	free(text);
 	if (l->records)
-		*l->records = len / RP_LOAD_RECORD_BYTES + RP_LOAD_RECORDS_MIN;
+		*l->records = len / RP_READ_RECORD_BYTES + RP_READ_RECORDS_MIN;
 	if (l->bytes)
 		*l->bytes = len;
 	return err;
 }
 
-static int check_doc(const struct rp_loader *l, const cJSON *root)
+static int check_doc(const struct rp_reader *l, const cJSON *root)
 {
-	const cJSON *schema = rp_load_get(root, "schema");
+	const cJSON *schema = rp_read_get(root, "schema");
 
 	if (!cJSON_IsObject(root))
 		return rp_errf(l->why, -EINVAL,
@@ -147,7 +147,7 @@ static int check_doc(const struct rp_loader *l, const cJSON *root)
 			l->why, -EINVAL,
 			"%s has schema \"%.64s\"; this rdmaperf reads %s",
 			l->path, schema->valuestring, RP_JSON_SCHEMA);
-	if (!cJSON_IsArray(rp_load_get(root, "results")))
+	if (!cJSON_IsArray(rp_read_get(root, "results")))
 		return rp_errf(l->why, -EINVAL, "%s has no \"results\" array",
 			       l->path);
 	return 0;
@@ -157,10 +157,10 @@ static int check_doc(const struct rp_loader *l, const cJSON *root)
 
 /* The array @key of @c into *@out when it has at most @max elements;
  * *@out NULL when it is absent or not an array. */
-static int list_get(const struct rp_loader *l, const cJSON *c, const char *key,
+static int list_get(const struct rp_reader *l, const cJSON *c, const char *key,
 		    size_t max, const cJSON **out)
 {
-	const cJSON *a = rp_load_get(c, key);
+	const cJSON *a = rp_read_get(c, key);
 	int n;
 
 	*out = NULL;
@@ -176,10 +176,10 @@ static int list_get(const struct rp_loader *l, const cJSON *c, const char *key,
 }
 
 /* "transport": one name, or an array of them. */
-static int transports_read(const struct rp_loader *l, const cJSON *c,
+static int transports_read(const struct rp_reader *l, const cJSON *c,
 			   struct rp_config *cfg)
 {
-	const cJSON *t = rp_load_get(c, "transport"), *a, *e;
+	const cJSON *t = rp_read_get(c, "transport"), *a, *e;
 	char(*names)[RP_SPEC_NAME_LEN] = cfg->transports;
 	int err;
 
@@ -198,7 +198,7 @@ static int transports_read(const struct rp_loader *l, const cJSON *c,
 }
 
 /* The sweep's sizes and depths, and the pinned CPUs. */
-static int lists_read(const struct rp_loader *l, const cJSON *c,
+static int lists_read(const struct rp_reader *l, const cJSON *c,
 		      struct rp_config *cfg)
 {
 	const cJSON *a, *e;
@@ -208,49 +208,49 @@ static int lists_read(const struct rp_loader *l, const cJSON *c,
 	cJSON_ArrayForEach(e, a)
 	{
 		cfg->sizes[cfg->n_sizes++] =
-			rp_load_item_u64(e, RP_SPEC_MAX_SIZE);
+			rp_read_item_u64(e, RP_SPEC_MAX_SIZE);
 	}
 	if (!err)
 		err = list_get(l, c, "queue_depths", RP_MAX_DEPTHS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
 		cfg->depths[cfg->n_depths++] =
-			(uint32_t)rp_load_item_u64(e, RP_SPEC_MAX_DEPTH);
+			(uint32_t)rp_read_item_u64(e, RP_SPEC_MAX_DEPTH);
 	}
 	if (!err)
 		err = list_get(l, c, "cpus", RP_MAX_CPUS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		cfg->cpus[cfg->n_cpus++] = (int)rp_load_item_u64(e, INT_MAX);
+		cfg->cpus[cfg->n_cpus++] = (int)rp_read_item_u64(e, INT_MAX);
 	}
 	return err;
 }
 
-static int config_read(const struct rp_loader *l, const cJSON *c,
+static int config_read(const struct rp_reader *l, const cJSON *c,
 		       struct rp_report_doc *doc)
 {
 	struct rp_config *cfg = &doc->cfg;
 	struct rp_spec *sp = &cfg->spec;
 	int err;
 
-	rp_load_point(c, sp);
-	sp->duration_ns = rp_load_u64(c, "duration_ns", RP_JSON_MAX_EXACT);
-	sp->warmup = rp_load_u64(c, "warmup", RP_JSON_MAX_EXACT);
+	rp_read_point(c, sp);
+	sp->duration_ns = rp_read_u64(c, "duration_ns", RP_JSON_MAX_EXACT);
+	sp->warmup = rp_read_u64(c, "warmup", RP_JSON_MAX_EXACT);
 	sp->lat_iterations =
-		rp_load_u64(c, "lat_iterations", RP_JSON_MAX_EXACT);
-	sp->latency = rp_load_bool(c, "latency");
-	sp->bandwidth = rp_load_bool(c, "bandwidth");
-	sp->verify = rp_load_bool(c, "verify");
-	sp->zerocopy = rp_load_bool(c, "zerocopy");
-	cfg->iterations_defaulted = rp_load_bool(c, "iterations_defaulted");
-	rp_load_str(c, "server", doc->host, sizeof(doc->host));
-	cfg->port = (uint16_t)rp_load_u64(c, "port", UINT16_MAX);
-	cfg->interval_s = rp_load_num(c, "interval_s");
+		rp_read_u64(c, "lat_iterations", RP_JSON_MAX_EXACT);
+	sp->latency = rp_read_bool(c, "latency");
+	sp->bandwidth = rp_read_bool(c, "bandwidth");
+	sp->verify = rp_read_bool(c, "verify");
+	sp->zerocopy = rp_read_bool(c, "zerocopy");
+	cfg->iterations_defaulted = rp_read_bool(c, "iterations_defaulted");
+	rp_read_str(c, "server", doc->host, sizeof(doc->host));
+	cfg->port = (uint16_t)rp_read_u64(c, "port", UINT16_MAX);
+	cfg->interval_s = rp_read_num(c, "interval_s");
 	err = transports_read(l, c, cfg);
 	if (!err)
 		err = lists_read(l, c, cfg);
 	if (!err)
-		err = rp_load_rates(l, c, cfg);
+		err = rp_read_rates(l, c, cfg);
 	snprintf(sp->transport, sizeof(sp->transport), "%s",
 		 cfg->transports[0]);
 	return err;
@@ -279,9 +279,9 @@ static int hosts_read(const cJSON *hosts, struct rp_report_doc *doc)
 	size_t i;
 	int err;
 
-	err = host_dup(rp_load_get(hosts, "client"), &r0->client_host);
+	err = host_dup(rp_read_get(hosts, "client"), &r0->client_host);
 	if (!err)
-		err = host_dup(rp_load_get(hosts, "server"), &r0->server_host);
+		err = host_dup(rp_read_get(hosts, "server"), &r0->server_host);
 	for (i = 1; !err && i < doc->n; i++) {
 		doc->res[i].client_host = r0->client_host;
 		doc->res[i].server_host = r0->server_host;
@@ -289,10 +289,10 @@ static int hosts_read(const cJSON *hosts, struct rp_report_doc *doc)
 	return err;
 }
 
-static int results_read(struct rp_loader *l, const cJSON *root,
+static int results_read(struct rp_reader *l, const cJSON *root,
 			struct rp_report_doc *doc)
 {
-	const cJSON *a = rp_load_get(root, "results"), *e;
+	const cJSON *a = rp_read_get(root, "results"), *e;
 	size_t n = (size_t)cJSON_GetArraySize(a);
 	int err = 0;
 
@@ -308,11 +308,11 @@ static int results_read(struct rp_loader *l, const cJSON *root,
 		struct rp_result *r = &doc->res[doc->n++];
 
 		l->index = doc->n - 1;
-		err = rp_load_result(l, e, &doc->cfg, r);
+		err = rp_read_result(l, e, &doc->cfg, r);
 		if (err) /* its reason is in l->why */
 			return err;
 	}
-	if (doc->n && hosts_read(rp_load_get(root, "hosts"), doc))
+	if (doc->n && hosts_read(rp_read_get(root, "hosts"), doc))
 		return rp_errf(l->why, -ENOMEM, "%s: out of memory", l->path);
 	return 0;
 }
@@ -320,7 +320,7 @@ static int results_read(struct rp_loader *l, const cJSON *root,
 /* The run's error, for a document whose results say nothing. */
 static void error_read(const cJSON *root, struct rp_report_doc *doc)
 {
-	const cJSON *m = rp_load_get(rp_load_get(root, "error"), "message");
+	const cJSON *m = rp_read_get(rp_read_get(root, "error"), "message");
 
 	if (cJSON_IsString(m))
 		snprintf(doc->error, sizeof(doc->error), "%s", m->valuestring);
@@ -330,18 +330,18 @@ int rp_report_load(const char *path, struct rp_report_doc *doc,
 		   struct rp_err *why)
 {
 	size_t records = 0;
-	struct rp_loader l = { .path = path, .why = why, .records = &records };
+	struct rp_reader l = { .path = path, .why = why, .records = &records };
 	cJSON *root = NULL;
 	int err;
 
 	memset(doc, 0, sizeof(*doc));
 	doc->cfg.mode = RP_MODE_CLIENT;
 	doc->cfg.host = doc->host;
-	err = rp_load_parse(&l, &root);
+	err = rp_read_parse(&l, &root);
 	if (!err)
 		err = check_doc(&l, root);
 	if (!err)
-		err = config_read(&l, rp_load_get(root, "config"), doc);
+		err = config_read(&l, rp_read_get(root, "config"), doc);
 	if (!err)
 		err = results_read(&l, root, doc);
 	if (!err)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * One element of a document's "results" read back (load.c reads the rest):
- * the inverse of json.c, json_flow.c and json_interval.c, member by member.
+ * One element of a document's "results" read back (read/doc.c reads the rest):
+ * the inverse of json/doc.c, json/flow.c and json/interval.c, member by member.
  * Latencies are printed in microseconds and kept in nanoseconds; what the
  * writer prints as null (a figure that is not finite) reads as NAN; the
  * per-stream array of a result holds both directions, told apart by their
@@ -15,14 +15,14 @@
 #include <string.h>
 
 #include "core/json.h"
-#include "report/load.h"
+#include "report/read/read.h"
 
 static const char *const dir_names[RP_DIR__COUNT] = {
 	[RP_DIR_C2S] = "client_to_server",
 	[RP_DIR_S2C] = "server_to_client",
 };
 
-static int too_long(const struct rp_loader *l, const char *what, size_t n,
+static int too_long(const struct rp_reader *l, const char *what, size_t n,
 		    size_t max)
 {
 	return rp_errf(l->why, -EINVAL,
@@ -30,7 +30,7 @@ static int too_long(const struct rp_loader *l, const char *what, size_t n,
 		       l->path, l->index, what, n, max);
 }
 
-static int no_memory(const struct rp_loader *l)
+static int no_memory(const struct rp_reader *l)
 {
 	return rp_errf(l->why, -ENOMEM, "%s: result %zu: out of memory",
 		       l->path, l->index);
@@ -39,10 +39,10 @@ static int no_memory(const struct rp_loader *l)
 /* ---- figures ------------------------------------------------------------ */
 
 /* "spectrum": [[percentile, us], ...] of the latency object @o. */
-static int spectrum_read(const struct rp_loader *l, const cJSON *o,
+static int spectrum_read(const struct rp_reader *l, const cJSON *o,
 			 struct rp_spectrum *sp)
 {
-	const cJSON *a = rp_load_get(o, "spectrum"), *e;
+	const cJSON *a = rp_read_get(o, "spectrum"), *e;
 	size_t n;
 
 	if (!cJSON_IsArray(a))
@@ -52,9 +52,9 @@ static int spectrum_read(const struct rp_loader *l, const cJSON *o,
 		return too_long(l, "a latency spectrum", n, RP_SPECTRUM_MAX);
 	cJSON_ArrayForEach(e, a)
 	{
-		sp->pct[sp->n] = rp_load_item_num(cJSON_GetArrayItem(e, 0));
+		sp->pct[sp->n] = rp_read_item_num(cJSON_GetArrayItem(e, 0));
 		sp->value[sp->n++] =
-			rp_load_ns(rp_load_item_num(cJSON_GetArrayItem(e, 1)));
+			rp_read_ns(rp_read_item_num(cJSON_GetArrayItem(e, 1)));
 	}
 	return 0;
 }
@@ -62,24 +62,24 @@ static int spectrum_read(const struct rp_loader *l, const cJSON *o,
 /* bytes, messages, seconds, throughput and latency (rp_report_flow_fields) */
 static void flow_read(const cJSON *o, struct rp_flow *fl)
 {
-	const cJSON *t = rp_load_get(o, "throughput");
-	const cJSON *lat = rp_load_get(o, "latency");
+	const cJSON *t = rp_read_get(o, "throughput");
+	const cJSON *lat = rp_read_get(o, "latency");
 
-	fl->bytes = rp_load_u64(o, "bytes", RP_JSON_MAX_EXACT);
-	fl->messages = rp_load_u64(o, "messages", RP_JSON_MAX_EXACT);
-	fl->seconds = rp_load_num(o, "seconds");
-	fl->bits_per_second = rp_load_num(t, "bits_per_second");
-	fl->mib_per_second = rp_load_num(t, "mib_per_second");
-	fl->messages_per_second = rp_load_num(t, "messages_per_second");
+	fl->bytes = rp_read_u64(o, "bytes", RP_JSON_MAX_EXACT);
+	fl->messages = rp_read_u64(o, "messages", RP_JSON_MAX_EXACT);
+	fl->seconds = rp_read_num(o, "seconds");
+	fl->bits_per_second = rp_read_num(t, "bits_per_second");
+	fl->mib_per_second = rp_read_num(t, "mib_per_second");
+	fl->messages_per_second = rp_read_num(t, "messages_per_second");
 	fl->has_latency = cJSON_IsObject(lat);
 	if (fl->has_latency)
-		rp_load_summary(lat, &fl->latency);
+		rp_read_summary(lat, &fl->latency);
 }
 
 static void stream_read(const cJSON *o, struct rp_stream_result *s)
 {
-	s->stream = (uint32_t)rp_load_u64(o, "stream", UINT32_MAX);
-	s->thread = (uint32_t)rp_load_u64(o, "thread", UINT32_MAX);
+	s->stream = (uint32_t)rp_read_u64(o, "stream", UINT32_MAX);
+	s->thread = (uint32_t)rp_read_u64(o, "thread", UINT32_MAX);
 	flow_read(o, &s->flow);
 }
 
@@ -101,7 +101,7 @@ static void totals_flow(const struct rp_result *r, struct rp_flow *fl)
 
 static enum rp_dir dir_of(const cJSON *e)
 {
-	const cJSON *d = rp_load_get(e, "direction");
+	const cJSON *d = rp_read_get(e, "direction");
 
 	if (cJSON_IsString(d) && !strcmp(d->valuestring, dir_names[RP_DIR_S2C]))
 		return RP_DIR_S2C;
@@ -110,7 +110,7 @@ static enum rp_dir dir_of(const cJSON *e)
 
 /* The entries of the result's "per_stream" @a of direction @d into a new
  * dr->per_stream (NULL when none). */
-static int streams_read(const struct rp_loader *l, const cJSON *a,
+static int streams_read(const struct rp_reader *l, const cJSON *a,
 			enum rp_dir d, struct rp_direction *dr)
 {
 	const cJSON *e;
@@ -124,7 +124,7 @@ static int streams_read(const struct rp_loader *l, const cJSON *a,
 		return too_long(l, "per_stream", n, RP_SPEC_MAX_STREAMS);
 	if (!n)
 		return 0;
-	if (rp_load_records(l, n))
+	if (rp_read_records(l, n))
 		return -E2BIG;
 	dr->per_stream = calloc(n, sizeof(*dr->per_stream));
 	if (!dr->per_stream)
@@ -144,17 +144,17 @@ static void direction_read(const cJSON *o, struct rp_direction *dr)
 	if (!dr->present)
 		return;
 	flow_read(o, &dr->flow);
-	dr->fairness = rp_load_num(o, "fairness");
+	dr->fairness = rp_read_num(o, "fairness");
 	if (!dr->per_stream)
-		dr->n_streams = (uint32_t)rp_load_u64(o, "streams",
+		dr->n_streams = (uint32_t)rp_read_u64(o, "streams",
 						      RP_SPEC_MAX_STREAMS);
 }
 
-static int dirs_read(const struct rp_loader *l, const cJSON *o,
+static int dirs_read(const struct rp_reader *l, const cJSON *o,
 		     struct rp_result *r)
 {
-	const cJSON *a = rp_load_get(o, "per_stream");
-	const cJSON *dirs = rp_load_get(o, "directions");
+	const cJSON *a = rp_read_get(o, "per_stream");
+	const cJSON *dirs = rp_read_get(o, "directions");
 	int d, err;
 
 	for (d = 0; d < RP_DIR__COUNT; d++) {
@@ -163,11 +163,11 @@ static int dirs_read(const struct rp_loader *l, const cJSON *o,
 		if (err)
 			return err;
 		r->dir[d].present = r->dir[d].n_streams > 0;
-		r->dir[d].fairness = rp_load_num(o, "fairness");
+		r->dir[d].fairness = rp_read_num(o, "fairness");
 	}
 	if (r->spec.bidir && cJSON_IsObject(dirs)) {
 		for (d = 0; d < RP_DIR__COUNT; d++)
-			direction_read(rp_load_get(dirs, dir_names[d]),
+			direction_read(rp_read_get(dirs, dir_names[d]),
 				       &r->dir[d]);
 		return 0;
 	}
@@ -178,21 +178,21 @@ static int dirs_read(const struct rp_loader *l, const cJSON *o,
 
 /* ---- intervals ----------------------------------------------------------- */
 
-static int interval_read(const struct rp_loader *l, const cJSON *o,
+static int interval_read(const struct rp_reader *l, const cJSON *o,
 			 struct rp_interval *iv)
 {
-	const cJSON *a = rp_load_get(o, "per_stream"), *e;
+	const cJSON *a = rp_read_get(o, "per_stream"), *e;
 	size_t n = cJSON_IsArray(a) ? (size_t)cJSON_GetArraySize(a) : 0;
 
-	iv->index = (uint32_t)rp_load_u64(o, "index", UINT32_MAX);
-	iv->start = rp_load_num(o, "start");
+	iv->index = (uint32_t)rp_read_u64(o, "index", UINT32_MAX);
+	iv->start = rp_read_num(o, "start");
 	flow_read(o, &iv->flow);
 	if (n > RP_SPEC_MAX_STREAMS * RP_DIR__COUNT)
 		return too_long(l, "an interval's per_stream", n,
 				RP_SPEC_MAX_STREAMS * RP_DIR__COUNT);
 	if (!n)
 		return 0;
-	if (rp_load_records(l, n))
+	if (rp_read_records(l, n))
 		return -E2BIG;
 	iv->per_stream = calloc(n, sizeof(*iv->per_stream));
 	if (!iv->per_stream)
@@ -206,24 +206,24 @@ static int interval_read(const struct rp_loader *l, const cJSON *o,
 
 /* "intervals" and "interval_range"; without a range, the interval asked
  * for is the config's. */
-static int intervals_read(const struct rp_loader *l, const cJSON *o,
+static int intervals_read(const struct rp_reader *l, const cJSON *o,
 			  const struct rp_config *cfg, struct rp_result *r)
 {
-	const cJSON *a = rp_load_get(o, "intervals"), *e;
-	const cJSON *range = rp_load_get(o, "interval_range");
+	const cJSON *a = rp_read_get(o, "intervals"), *e;
+	const cJSON *range = rp_read_get(o, "interval_range");
 	size_t n = cJSON_IsArray(a) ? (size_t)cJSON_GetArraySize(a) : 0;
 	int err = 0;
 
 	r->has_interval_range = cJSON_IsObject(range);
-	r->interval_s = r->has_interval_range ? rp_load_num(range, "interval_s")
+	r->interval_s = r->has_interval_range ? rp_read_num(range, "interval_s")
 					      : cfg->interval_s;
-	r->interval_min_bps = rp_load_num(range, "min_bits_per_second");
-	r->interval_max_bps = rp_load_num(range, "max_bits_per_second");
-	if (n > RP_LOAD_MAX_INTERVALS)
-		return too_long(l, "intervals", n, RP_LOAD_MAX_INTERVALS);
+	r->interval_min_bps = rp_read_num(range, "min_bits_per_second");
+	r->interval_max_bps = rp_read_num(range, "max_bits_per_second");
+	if (n > RP_READ_MAX_INTERVALS)
+		return too_long(l, "intervals", n, RP_READ_MAX_INTERVALS);
 	if (!n)
 		return 0;
-	if (rp_load_records(l, n))
+	if (rp_read_records(l, n))
 		return -E2BIG;
 	r->intervals = calloc(n, sizeof(*r->intervals));
 	if (!r->intervals)
@@ -246,21 +246,21 @@ static void side_read(const cJSON *o, struct rp_side *s)
 	if (!s->present)
 		return;
 	rp_cpu_usage_from_json(o, &s->cpu);
-	s->messages = rp_load_u64(o, "messages", RP_JSON_MAX_EXACT);
-	s->bytes = rp_load_u64(o, "bytes", RP_JSON_MAX_EXACT);
-	s->verify_errors = rp_load_u64(o, "verify_errors", RP_JSON_MAX_EXACT);
+	s->messages = rp_read_u64(o, "messages", RP_JSON_MAX_EXACT);
+	s->bytes = rp_read_u64(o, "bytes", RP_JSON_MAX_EXACT);
+	s->verify_errors = rp_read_u64(o, "verify_errors", RP_JSON_MAX_EXACT);
 }
 
-/* --zerocopy: each side's counts (json.c zerocopy_json). */
+/* --zerocopy: each side's counts (json/doc.c zerocopy_json). */
 static void zerocopy_read(const cJSON *z, struct rp_result *r)
 {
 	if (!cJSON_IsObject(z))
 		return;
 	r->spec.zerocopy = true;
-	r->client.has_zc = cJSON_IsObject(rp_load_get(z, "client"));
-	r->server.has_zc = cJSON_IsObject(rp_load_get(z, "server"));
-	rp_zc_from_json(rp_load_get(z, "client"), &r->client.zc);
-	rp_zc_from_json(rp_load_get(z, "server"), &r->server.zc);
+	r->client.has_zc = cJSON_IsObject(rp_read_get(z, "client"));
+	r->server.has_zc = cJSON_IsObject(rp_read_get(z, "server"));
+	rp_zc_from_json(rp_read_get(z, "client"), &r->client.zc);
+	rp_zc_from_json(rp_read_get(z, "server"), &r->server.zc);
 }
 
 /* A side's transport information: every stream's ("X_streams"), else the
@@ -268,7 +268,7 @@ static void zerocopy_read(const cJSON *z, struct rp_result *r)
 static int info_read(const cJSON *o, const char *one, const char *all,
 		     cJSON **out)
 {
-	const cJSON *a = rp_load_get(o, all), *first = rp_load_get(o, one);
+	const cJSON *a = rp_read_get(o, all), *first = rp_read_get(o, one);
 	const cJSON *src = cJSON_IsArray(a) ? a : first;
 
 	if (!src)
@@ -282,51 +282,51 @@ static int info_read(const cJSON *o, const char *one, const char *all,
 static void point_read(const cJSON *o, const struct rp_config *cfg,
 		       struct rp_result *r)
 {
-	double secs = rp_load_num(o, "duration_s");
-	const cJSON *err = rp_load_get(o, "error");
-	const cJSON *phase = rp_load_get(o, "phase");
+	double secs = rp_read_num(o, "duration_s");
+	const cJSON *err = rp_read_get(o, "error");
+	const cJSON *phase = rp_read_get(o, "phase");
 
 	r->spec = cfg->spec;
-	rp_load_str(o, "transport", r->transport, sizeof(r->transport));
+	rp_read_str(o, "transport", r->transport, sizeof(r->transport));
 	memcpy(r->spec.transport, r->transport, sizeof(r->transport));
-	r->point = (uint32_t)rp_load_u64(o, "point", UINT32_MAX);
-	rp_load_point(o, &r->spec);
+	r->point = (uint32_t)rp_read_u64(o, "point", UINT32_MAX);
+	rp_read_point(o, &r->spec);
 	r->spec.duration_ns = secs > 0 && secs < RP_JSON_MAX_EXACT / 1e9
 				      ? (uint64_t)llround(secs * 1e9)
 				      : 0;
-	r->failed = cJSON_IsObject(err) || cJSON_IsFalse(rp_load_get(o, "ok"));
-	rp_load_str(err, "code", r->error_code, sizeof(r->error_code));
-	rp_load_str(err, "message", r->error, sizeof(r->error));
-	rp_load_str(o, "notes", r->notes, sizeof(r->notes));
-	r->interrupted = rp_load_bool(o, "interrupted");
+	r->failed = cJSON_IsObject(err) || cJSON_IsFalse(rp_read_get(o, "ok"));
+	rp_read_str(err, "code", r->error_code, sizeof(r->error_code));
+	rp_read_str(err, "message", r->error, sizeof(r->error));
+	rp_read_str(o, "notes", r->notes, sizeof(r->notes));
+	r->interrupted = rp_read_bool(o, "interrupted");
 	if (r->interrupted && cJSON_IsString(phase))
 		rp_phase_parse(phase->valuestring, &r->interrupted_phase);
 }
 
 /* The test's figures: totals, throughput, both latencies. */
-static int figures_read(const struct rp_loader *l, const cJSON *o,
+static int figures_read(const struct rp_reader *l, const cJSON *o,
 			struct rp_result *r)
 {
-	const cJSON *t = rp_load_get(o, "throughput");
-	const cJSON *lat = rp_load_get(o, "latency");
-	const cJSON *unl = rp_load_get(o, "latency_unloaded");
-	const cJSON *m = rp_load_get(unl, "method");
+	const cJSON *t = rp_read_get(o, "throughput");
+	const cJSON *lat = rp_read_get(o, "latency");
+	const cJSON *unl = rp_read_get(o, "latency_unloaded");
+	const cJSON *m = rp_read_get(unl, "method");
 
-	r->bytes = rp_load_u64(o, "bytes", RP_JSON_MAX_EXACT);
-	r->messages = rp_load_u64(o, "messages", RP_JSON_MAX_EXACT);
-	r->seconds = rp_load_num(o, "seconds");
+	r->bytes = rp_read_u64(o, "bytes", RP_JSON_MAX_EXACT);
+	r->messages = rp_read_u64(o, "messages", RP_JSON_MAX_EXACT);
+	r->seconds = rp_read_num(o, "seconds");
 	r->warmup_messages =
-		rp_load_u64(o, "warmup_messages", RP_JSON_MAX_EXACT);
+		rp_read_u64(o, "warmup_messages", RP_JSON_MAX_EXACT);
 	r->has_bandwidth = cJSON_IsObject(t);
-	r->bits_per_second = rp_load_num(t, "bits_per_second");
-	r->mib_per_second = rp_load_num(t, "mib_per_second");
-	r->messages_per_second = rp_load_num(t, "messages_per_second");
+	r->bits_per_second = rp_read_num(t, "bits_per_second");
+	r->mib_per_second = rp_read_num(t, "mib_per_second");
+	r->messages_per_second = rp_read_num(t, "messages_per_second");
 	r->has_latency = cJSON_IsObject(lat);
-	rp_load_summary(lat, &r->latency);
+	rp_read_summary(lat, &r->latency);
 	r->has_unloaded = cJSON_IsObject(unl);
-	rp_load_summary(unl, &r->unloaded);
-	r->rtt.p50 = rp_load_ns(rp_load_num(unl, "rtt_p50"));
-	r->rtt.p99 = rp_load_ns(rp_load_num(unl, "rtt_p99"));
+	rp_read_summary(unl, &r->unloaded);
+	r->rtt.p50 = rp_read_ns(rp_read_num(unl, "rtt_p50"));
+	r->rtt.p99 = rp_read_ns(rp_read_num(unl, "rtt_p99"));
 	r->unloaded_halved =
 		cJSON_IsString(m) && !strcmp(m->valuestring, "half round trip");
 	if (spectrum_read(l, lat, &r->latency_spectrum))
@@ -334,10 +334,10 @@ static int figures_read(const struct rp_loader *l, const cJSON *o,
 	return spectrum_read(l, unl, &r->unloaded_spectrum);
 }
 
-int rp_load_result(const struct rp_loader *l, const cJSON *o,
+int rp_read_result(const struct rp_reader *l, const cJSON *o,
 		   const struct rp_config *cfg, struct rp_result *r)
 {
-	const cJSON *cpu = rp_load_get(o, "cpu");
+	const cJSON *cpu = rp_read_get(o, "cpu");
 	int err;
 
 	if (!cJSON_IsObject(o))
@@ -349,14 +349,14 @@ int rp_load_result(const struct rp_loader *l, const cJSON *o,
 	if (!err)
 		err = dirs_read(l, o, r);
 	if (!err)
-		rp_load_rate(o, r);
+		rp_read_rate(o, r);
 	if (!err)
 		err = intervals_read(l, o, cfg, r);
 	if (err)
 		return err;
-	side_read(rp_load_get(cpu, "client"), &r->client);
-	side_read(rp_load_get(cpu, "server"), &r->server);
-	zerocopy_read(rp_load_get(o, "zerocopy"), r);
+	side_read(rp_read_get(cpu, "client"), &r->client);
+	side_read(rp_read_get(cpu, "server"), &r->server);
+	zerocopy_read(rp_read_get(o, "zerocopy"), r);
 	if (info_read(o, "client_transport", "client_streams",
 		      &r->client_info) ||
 	    info_read(o, "server_transport", "server_streams", &r->server_info))

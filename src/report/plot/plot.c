@@ -2,8 +2,8 @@
 /*
  * rp_report_plot: which kind of plot a set of results makes, the series
  * they form, the title, and the file. The kinds themselves are in
- * plot_kinds.c and plot_load.c, a figure's layout in plot_figure.c, the
- * drawing primitives in svg.c.
+ * plot/kinds.c and plot/rates.c, a figure's layout in plot/figure.c, the
+ * drawing primitives in plot/svg.c.
  *
  * A series is the results of one transport (an entry of -x; the same name
  * twice is two series, "tcp #1" and "tcp #2") at one queue depth ("tcp q16"
@@ -16,9 +16,9 @@
 
 #include "core/units.h"
 #include "platform/os.h"
-#include "report/plot.h"
-#include "report/text.h"
-#include "report/svg.h"
+#include "report/plot/plot.h"
+#include "report/text/text.h"
+#include "report/plot/svg.h"
 
 /* What makes a series: a transport (the index of its first result when
  * the results do not divide into the sweep's shape) and a depth. */

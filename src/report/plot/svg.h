@@ -4,7 +4,7 @@
  * series (a polyline broken where a value is missing, and a marker per
  * point), axes on linear and logarithmic scales with readable ticks, a
  * legend. They write to a FILE; the caller checks ferror() once at the end.
- * The kinds of plot of a set of results are report/plot.h's.
+ * The kinds of plot of a set of results are report/plot/plot.h's.
  */
 #ifndef RP_REPORT_SVG_H
 #define RP_REPORT_SVG_H

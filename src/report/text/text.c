@@ -14,7 +14,7 @@
 
 #include "core/units.h"
 #include "report/priv.h"
-#include "report/text.h"
+#include "report/text/text.h"
 
 static void lat_row(FILE *f, const char *name, const struct rp_hist_summary *s)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/priv.h"
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)

@@ -2,26 +2,26 @@
 /*
  * The bottom file of the document reader (--report): a member read by its
  * type and bounded, a microsecond figure back to its nanoseconds, a point's
- * spec, a latency summary, and the records' budget. load.c, load_result.c
- * and json_rate.c all read through these, and these call none of them.
+ * spec, a latency summary, and the records' budget. read/doc.c, read/result.c
+ * and json/rate.c all read through these, and these call none of them.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "core/json.h"
-#include "report/load.h"
+#include "report/read/read.h"
 
 /* ---- typed members ---------------------------------------------------- */
 
-const cJSON *rp_load_get(const cJSON *o, const char *key)
+const cJSON *rp_read_get(const cJSON *o, const char *key)
 {
 	if (!cJSON_IsObject(o))
 		return NULL;
 	return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-uint64_t rp_load_item_u64(const cJSON *v, uint64_t max)
+uint64_t rp_read_item_u64(const cJSON *v, uint64_t max)
 {
 	double d;
 
@@ -35,31 +35,31 @@ uint64_t rp_load_item_u64(const cJSON *v, uint64_t max)
 	return (uint64_t)d;
 }
 
-uint64_t rp_load_u64(const cJSON *o, const char *key, uint64_t max)
+uint64_t rp_read_u64(const cJSON *o, const char *key, uint64_t max)
 {
-	return rp_load_item_u64(rp_load_get(o, key), max);
+	return rp_read_item_u64(rp_read_get(o, key), max);
 }
 
-double rp_load_item_num(const cJSON *v)
+double rp_read_item_num(const cJSON *v)
 {
 	if (cJSON_IsNumber(v))
 		return v->valuedouble;
 	return cJSON_IsNull(v) ? NAN : 0;
 }
 
-double rp_load_num(const cJSON *o, const char *key)
+double rp_read_num(const cJSON *o, const char *key)
 {
-	return rp_load_item_num(rp_load_get(o, key));
+	return rp_read_item_num(rp_read_get(o, key));
 }
 
-bool rp_load_bool(const cJSON *o, const char *key)
+bool rp_read_bool(const cJSON *o, const char *key)
 {
-	return cJSON_IsTrue(rp_load_get(o, key));
+	return cJSON_IsTrue(rp_read_get(o, key));
 }
 
-void rp_load_str(const cJSON *o, const char *key, char *buf, size_t len)
+void rp_read_str(const cJSON *o, const char *key, char *buf, size_t len)
 {
-	const cJSON *v = rp_load_get(o, key);
+	const cJSON *v = rp_read_get(o, key);
 
 	snprintf(buf, len, "%s",
 		 cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
@@ -75,7 +75,7 @@ static double miss(double ns, double us)
  * gives us back: look at its neighbours. Not every us has one (above
  * 1000 x, the ulp is up to 1024 times as wide): then the nearest, which
  * cJSON prints as the same text. */
-double rp_load_ns(double us)
+double rp_read_ns(double us)
 {
 	double ns = us * 1e3, best = ns, up = ns, down = ns;
 	int i;
@@ -93,27 +93,27 @@ double rp_load_ns(double us)
 	return best;
 }
 
-void rp_load_point(const cJSON *o, struct rp_spec *sp)
+void rp_read_point(const cJSON *o, struct rp_spec *sp)
 {
-	const cJSON *op = rp_load_get(o, "op"), *wait = rp_load_get(o, "wait");
+	const cJSON *op = rp_read_get(o, "op"), *wait = rp_read_get(o, "wait");
 
 	if (cJSON_IsString(op))
 		rp_op_parse(op->valuestring, &sp->op);
 	if (cJSON_IsString(wait))
 		rp_wait_parse(wait->valuestring, &sp->wait);
-	sp->size_bytes = rp_load_u64(o, "size", RP_SPEC_MAX_SIZE);
+	sp->size_bytes = rp_read_u64(o, "size", RP_SPEC_MAX_SIZE);
 	sp->queue_depth =
-		(uint32_t)rp_load_u64(o, "queue_depth", RP_SPEC_MAX_DEPTH);
-	sp->iterations = rp_load_u64(o, "iterations", RP_JSON_MAX_EXACT);
-	sp->streams = (uint32_t)rp_load_u64(o, "streams", RP_SPEC_MAX_STREAMS);
-	sp->threads = (uint32_t)rp_load_u64(o, "threads", RP_SPEC_MAX_THREADS);
-	sp->bidir = rp_load_bool(o, "bidir");
-	sp->signal = (uint32_t)rp_load_u64(o, "signal", RP_SPEC_MAX_DEPTH);
+		(uint32_t)rp_read_u64(o, "queue_depth", RP_SPEC_MAX_DEPTH);
+	sp->iterations = rp_read_u64(o, "iterations", RP_JSON_MAX_EXACT);
+	sp->streams = (uint32_t)rp_read_u64(o, "streams", RP_SPEC_MAX_STREAMS);
+	sp->threads = (uint32_t)rp_read_u64(o, "threads", RP_SPEC_MAX_THREADS);
+	sp->bidir = rp_read_bool(o, "bidir");
+	sp->signal = (uint32_t)rp_read_u64(o, "signal", RP_SPEC_MAX_DEPTH);
 	sp->post_list =
-		(uint32_t)rp_load_u64(o, "post_list", RP_SPEC_MAX_DEPTH);
+		(uint32_t)rp_read_u64(o, "post_list", RP_SPEC_MAX_DEPTH);
 }
 
-int rp_load_records(const struct rp_loader *l, size_t n)
+int rp_read_records(const struct rp_reader *l, size_t n)
 {
 	if (!l->records || n <= *l->records) {
 		if (l->records)
@@ -124,21 +124,21 @@ int rp_load_records(const struct rp_loader *l, size_t n)
 		       "%s: result %zu: more per-stream and interval records "
 		       "than one per %d bytes of the document: not a document "
 		       "rdmaperf wrote",
-		       l->path, l->index, RP_LOAD_RECORD_BYTES);
+		       l->path, l->index, RP_READ_RECORD_BYTES);
 }
 
 /* ---- figures ------------------------------------------------------------ */
 
-void rp_load_summary(const cJSON *o, struct rp_hist_summary *s)
+void rp_read_summary(const cJSON *o, struct rp_hist_summary *s)
 {
-	s->count = rp_load_u64(o, "count", RP_JSON_MAX_EXACT);
-	s->min = rp_load_ns(rp_load_num(o, "min"));
-	s->mean = rp_load_ns(rp_load_num(o, "mean"));
-	s->p50 = rp_load_ns(rp_load_num(o, "p50"));
-	s->p90 = rp_load_ns(rp_load_num(o, "p90"));
-	s->p99 = rp_load_ns(rp_load_num(o, "p99"));
-	s->p99_9 = rp_load_ns(rp_load_num(o, "p99_9"));
-	s->p99_99 = rp_load_ns(rp_load_num(o, "p99_99"));
-	s->max = rp_load_ns(rp_load_num(o, "max"));
-	s->stddev = rp_load_ns(rp_load_num(o, "stddev"));
+	s->count = rp_read_u64(o, "count", RP_JSON_MAX_EXACT);
+	s->min = rp_read_ns(rp_read_num(o, "min"));
+	s->mean = rp_read_ns(rp_read_num(o, "mean"));
+	s->p50 = rp_read_ns(rp_read_num(o, "p50"));
+	s->p90 = rp_read_ns(rp_read_num(o, "p90"));
+	s->p99 = rp_read_ns(rp_read_num(o, "p99"));
+	s->p99_9 = rp_read_ns(rp_read_num(o, "p99_9"));
+	s->p99_99 = rp_read_ns(rp_read_num(o, "p99_99"));
+	s->max = rp_read_ns(rp_read_num(o, "max"));
+	s->stddev = rp_read_ns(rp_read_num(o, "stddev"));
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the text layouts share (text.h), below text.c, text_table.c and
- * text_load.c: a run's shape, the title and server lines, the test's
+ * What the text layouts share (text.h), below text/text.c, text/table.c and
+ * text/rates.c: a run's shape, the title and server lines, the test's
  * flags, the notes under a table, the clock's warning.
  */
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include "core/units.h"
 #include "platform/clock.h"
 #include "report/priv.h"
-#include "report/text.h"
+#include "report/text/text.h"
 
 struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n)
 {

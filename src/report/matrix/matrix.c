@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * The --matrix document: its skeleton, the cells in order and the tables
- * derived from them (matrix.h). matrix_text.c and matrix_plot.c draw it.
+ * derived from them (matrix.h). matrix/text.c and matrix/plot.c draw it.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/priv.h"
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/matrix.h"
+#include "report/matrix/matrix.h"
 #include "report/priv.h"
-#include "report/svg.h"
+#include "report/plot/svg.h"
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
 

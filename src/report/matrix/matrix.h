@@ -32,7 +32,7 @@
  * a few cells must not grow into ranks^2 entries, and a grid of 4096
  * columns is read by no one. 2^18 is 256 ranks' grids for 4 tables (a
  * heatmap SVG of at most 2^19 squares, about 55 MB): more than any
- * document under RP_LOAD_MAX_BYTES whose cells ran holds. */
+ * document under RP_READ_MAX_BYTES whose cells ran holds. */
 #define RP_MATRIX_GRID_RANKS 256
 #define RP_MATRIX_GRID_CELLS (1u << 18)
 
