@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fixtures of the reporters' tests (test_golden.c, test_report.c,
- * test_load.c): the client's config of one tcp write test of 1000
+ * test_read.c): the client's config of one tcp write test of 1000
  * messages of 4096 B, the parts of a result built by hand with known
  * numbers, and a report rendered into memory. The numbers each test
  * asserts on (or its golden files hold) stay in that test; what the three

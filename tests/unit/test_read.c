@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of report/load.c (--report FILE.json): a document written by
+ * Unit tests of report/read/ (--report FILE.json): a document written by
  * rp_report_json() reads back into a config and results that write the
  * same document again, byte for byte, and render the same text; a real
  * loopback sweep (tests/fixtures/loopback_sweep.json) round-trips too; and
@@ -218,7 +218,7 @@ static void write_tmp(const char *text, size_t len, char *path)
 {
 	int fd;
 
-	strcpy(path, "/tmp/rp_test_load_XXXXXX");
+	strcpy(path, "/tmp/rp_test_read_XXXXXX");
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, len), (ssize_t)len);
@@ -302,7 +302,7 @@ static void round_trip(const struct rp_config *c, const struct rp_result *r,
 	char path[64], *want, *t1, *t2;
 	FILE *f;
 
-	strcpy(path, "/tmp/rp_test_load_XXXXXX");
+	strcpy(path, "/tmp/rp_test_read_XXXXXX");
 	f = fdopen(mkstemp(path), "w");
 	assert_non_null(f);
 	assert_int_equal(rp_report_json(f, c, r, n), 0);
@@ -552,7 +552,7 @@ static void test_ns_exact(void **state)
 /* tests/fixtures/@name, from where this file is. */
 static void fixture(const char *name, char *buf, size_t len)
 {
-	static const char tail[] = "unit/test_load.c";
+	static const char tail[] = "unit/test_read.c";
 	size_t n = strlen(__FILE__);
 
 	if (n < sizeof(tail) - 1 || strcmp(__FILE__ + n - strlen(tail), tail))
