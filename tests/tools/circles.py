@@ -35,6 +35,8 @@ import re
 import subprocess
 import sys
 
+import graph as scc
+
 MAX_CYCLES = 12
 DEFINED = set("TDBRGSVWCi")
 
@@ -116,37 +118,8 @@ def read_graph(nm, objs):
 
 
 def components(edges):
-    """Strongly connected components of more than one file (Tarjan)."""
-    index, low, stack, on, out = {}, {}, [], set(), []
-    counter = [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in sorted(edges.get(v, {})):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(edges):
-        if v not in index:
-            visit(v)
-    return out
+    """Strongly connected components of more than one file."""
+    return [c for c in scc.strongly_connected(edges) if len(c) > 1]
 
 
 def elementary(edges, comp, limit):

@@ -23,6 +23,8 @@ import os
 import re
 import sys
 
+import graph as scc
+
 LAYERS = ["platform", "core", "xport", "proto", "run", "report", "cluster",
           "cli"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -88,40 +90,10 @@ def report_sees_xport(graph):
 
 
 def cycles(graph):
-    """Include cycles, each named once (Tarjan's strongly connected
-    components of more than one file, or a file including itself)."""
-    index, low, stack, on, out = {}, {}, [], set(), []
-    counter = [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in graph.get(v, []):
-            if w not in graph:
-                continue
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1 or v in graph.get(v, []):
-                out.append("include cycle: " + " <-> ".join(sorted(comp)))
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
+    """Include cycles, each named once (components of more than one file,
+    or a file including itself)."""
+    return ["include cycle: " + " <-> ".join(c)
+            for c in scc.strongly_connected(graph)]
 
 
 def main(argv):
