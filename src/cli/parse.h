@@ -22,6 +22,7 @@ struct parse {
 	bool all_sizes;	       /* --all-sizes */
 	const char *format;    /* --json, --json-stream or --csv */
 	const char *set_file;  /* a file transport's option given */
+	const char *set_rdma;  /* an rdma transport's option given */
 	const char *test_flag; /* the first option that describes a test */
 	const char *set_server_only; /* a server-only option given */
 	const char *client_flag;     /* the first option a server refuses */
@@ -50,6 +51,9 @@ int rp_cli_o_ib_port(struct parse *p, const char *arg);
 int rp_cli_o_inline(struct parse *p, const char *arg);
 int rp_cli_o_gid_index(struct parse *p, const char *arg);
 int rp_cli_o_mtu(struct parse *p, const char *arg);
+/* once the transports are known (a client): an rdma option with none of
+ * them rdma is refused, not ignored */
+int rp_cli_finish_rdma(struct parse *p);
 
 /* limits.c: what a server grants a test (--max-*), and the checks of
  * which options belong to which side */

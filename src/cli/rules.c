@@ -170,7 +170,7 @@ static int finish_spec(struct parse *p)
 	}
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->transports[0]);
-	if (check_zerocopy(p))
+	if (rp_cli_finish_rdma(p) || check_zerocopy(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

@@ -66,6 +66,9 @@ CASES = [
     ("nothing to measure", base() + ["--no-latency", "--no-bandwidth"],
      ["--no-latency", "--no-bandwidth"]),
     ("mtu 300", base() + ["--mtu", "300"], ["--mtu"]),
+    # an rdma option with no rdma transport would change nothing
+    ("device over tcp", base() + ["-x", "tcp", "-d", "mlx5_0"],
+     ["-d/--device", "rdma", "-x"]),
     ("unknown long flag", base() + ["--bogus"], ["--bogus"]),
     ("unknown short flag", base() + ["-Y"], ["-Y"]),
     ("stray argument", base() + ["stray"], ["'stray'"]),

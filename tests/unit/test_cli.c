@@ -227,31 +227,63 @@ static void test_other_flags(void **state)
 
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h", "--warmup", "0", "--lat-iterations",
-		       "5", "--verify", "--json", "-C", "100k", "-d", "mlx5_0",
-		       "--ib-port", "2", "--inline", "256", "--gid-index", "3",
-		       "--mtu", "1024", "-o", imm ? "write_imm" : "write"));
+		       "5", "--verify", "--json", "-C", "100k", "-o",
+		       imm ? "write_imm" : "write"));
 	assert_int_equal(cfg_a.spec.warmup, 0);
 	assert_int_equal(cfg_a.spec.lat_iterations, 5);
 	assert_int_equal(cfg_a.spec.iterations, 100000);
 	assert_true(cfg_a.spec.verify);
 	assert_true(cfg_a.json);
+	assert_int_equal(cfg_a.spec.op, imm ? RP_OP_WRITE_IMM : RP_OP_WRITE);
+
+	/* Limits themselves are accepted. */
+	parse_ok(PARSE("-c", "-a", "h", "-p", "1", "-q", "4096", "-S", "512K"));
+	assert_int_equal(cfg_a.port, 1);
+	assert_int_equal(cfg_a.spec.queue_depth, 4096);
+	parse_ok(PARSE("-c", "-a", "h", "-p", "65535", "-S", "1G", "-q", "2"));
+	assert_int_equal(cfg_a.port, 65535);
+	assert_int_equal(cfg_a.spec.size_bytes, 1ULL << 30);
+}
+
+/* The rdma transport's options reach its parameters, with rdma among the
+ * transports; with none of them rdma (or in a build without it) they are
+ * refused, not ignored. */
+static void test_rdma_options(void **state)
+{
+	(void)state;
+	if (!rp_xport_find("rdma")) {
+		assert_int_equal(PARSE("-c", "-a", "h", "-d", "mlx5_0"),
+				 -EINVAL);
+		assert_non_null(strstr(err, "this build does not have"));
+		return;
+	}
+	parse_ok(PARSE("-c", "-a", "h", "-x", "rdma", "-d", "mlx5_0",
+		       "--ib-port", "2", "--inline", "256", "--gid-index", "3",
+		       "--mtu", "1024"));
 	assert_string_equal(cfg_a.params->device, "mlx5_0");
 	assert_int_equal(cfg_a.params->ib_port, 2);
 	assert_int_equal(cfg_a.params->inline_bytes, 256);
 	assert_int_equal(cfg_a.params->gid_index, 3);
 	assert_int_equal(cfg_a.params->mtu, 1024);
-	assert_int_equal(cfg_a.spec.op, imm ? RP_OP_WRITE_IMM : RP_OP_WRITE);
-
-	/* Limits themselves are accepted. */
-	parse_ok(PARSE("-c", "-a", "h", "-p", "1", "-q", "4096", "-S", "512K",
-		       "--mtu", "256"));
-	assert_int_equal(cfg_a.port, 1);
-	assert_int_equal(cfg_a.spec.queue_depth, 4096);
-	parse_ok(PARSE("-c", "-a", "h", "-p", "65535", "-S", "1G", "-q", "2",
-		       "--mtu", "4096", "--inline", "0"));
-	assert_int_equal(cfg_a.port, 65535);
-	assert_int_equal(cfg_a.spec.size_bytes, 1ULL << 30);
+	parse_ok(PARSE("-c", "-a", "h", "-x", "rdma", "--mtu", "256"));
+	assert_int_equal(cfg_a.params->mtu, 256);
+	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,rdma", "--mtu", "4096",
+		       "--inline", "0"));
 	assert_int_equal(cfg_a.params->inline_bytes, 0);
+	parse_ok(PARSE("-c", "-a", "h", "-x", "all", "--ib-port", "1"));
+	parse_ok(PARSE("-s", "-d", "mlx5_0"));
+
+	assert_int_equal(PARSE("-c", "-a", "h", "-x", "tcp", "-d", "mlx5_0"),
+			 -EINVAL);
+	assert_string_equal(err, "-d/--device applies to the rdma transport "
+				 "only, and -x gives none: add rdma to -x");
+	assert_int_equal(
+		PARSE("-c", "-a", "h", "-x", "tcp,rsocket", "--mtu", "1024"),
+		-EINVAL);
+	assert_non_null(strstr(err, "--mtu applies to the rdma transport"));
+	assert_int_equal(PARSE("--loopback", "-x", "tcp", "--inline", "64"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--inline applies to the rdma"));
 }
 
 static void test_time_mode(void **state)
@@ -773,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_all_sizes),
 		cmocka_unit_test(test_iterations_defaulted),
 		cmocka_unit_test(test_streams_threads),
+		cmocka_unit_test(test_rdma_options),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_usage),
