@@ -2,7 +2,7 @@
 /*
  * --matrix: every ordered pair of the ranks of an MPI job tested, each
  * pair exactly as `rdmaperf -c` between those two nodes (core/plan.h for
- * the rounds, report/matrix.c for the document and its renderings).
+ * the rounds, report/matrix/ for the document and its renderings).
  */
 #ifndef RP_CLUSTER_MATRIX_H
 #define RP_CLUSTER_MATRIX_H

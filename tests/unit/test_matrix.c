@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The --matrix document's analysis (report/matrix.c) on made-up cells:
+ * The --matrix document's analysis (report/matrix/matrix.c) on made-up cells:
  * medians, the failed pairs, throughput and latency outliers against
  * --outlier's fraction, a bad node (every pair of one rank low) told from
  * a bad link, none with two ranks; and what the text and CSV say of it.
