@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "core/hist.h"
 #include "core/u128.h"
 
@@ -263,14 +264,43 @@ void rp_hist_summarize(const struct rp_hist *h, struct rp_hist_summary *out)
 	out->stddev = rp_hist_stddev(h);
 }
 
+/* A summary's members: in ns on the wire, in us in the user's document
+ * (with its "unit" first), in this order in both. */
+#define SUMMARY_NS(m)                                                          \
+	{                                                                      \
+		.key = #m, .off = offsetof(struct rp_hist_summary, m),         \
+		.kind = RP_FIELD_DOUBLE, .flags = RP_FIELD_IN_BOTH,            \
+		.scale = 1e3                                                   \
+	}
+
+const struct rp_field rp_hist_summary_fields[RP_HIST_SUMMARY_N_FIELDS] = {
+	{ .key = "unit",
+	  .kind = RP_FIELD_TEXT,
+	  .flags = RP_FIELD_IN_DOC,
+	  .text = "us" },
+	{ .key = "count",
+	  .off = offsetof(struct rp_hist_summary, count),
+	  .kind = RP_FIELD_U64,
+	  .flags = RP_FIELD_IN_BOTH },
+	SUMMARY_NS(min),
+	SUMMARY_NS(mean),
+	SUMMARY_NS(p50),
+	SUMMARY_NS(p90),
+	SUMMARY_NS(p99),
+	SUMMARY_NS(p99_9),
+	SUMMARY_NS(p99_99),
+	SUMMARY_NS(max),
+	SUMMARY_NS(stddev),
+};
+
 void rp_hist_summary_scale(struct rp_hist_summary *s, double k)
 {
-	double *v[] = { &s->min,   &s->mean,   &s->p50, &s->p90,   &s->p99,
-			&s->p99_9, &s->p99_99, &s->max, &s->stddev };
+	const struct rp_field *f = rp_hist_summary_fields;
 	size_t i;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		*v[i] *= k;
+	for (i = 0; i < RP_HIST_SUMMARY_N_FIELDS; i++)
+		if (f[i].kind == RP_FIELD_DOUBLE)
+			*(double *)((char *)s + f[i].off) *= k;
 }
 
 void rp_hist_spectrum(const struct rp_hist *h, struct rp_spectrum *out)

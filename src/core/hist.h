@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "core/fields.h"
+
 #define RP_HIST_SUB_BITS 11 /* 2048 exact values, then 1024 per octave */
 #define RP_HIST_MAX_BITS 41 /* highest distinguishable value: 2^41 - 1 ns */
 
@@ -24,6 +26,11 @@ struct rp_hist_summary {
 	uint64_t count;
 	double min, mean, p50, p90, p99, p99_9, p99_99, max, stddev;
 };
+
+/* The members of struct rp_hist_summary (core/fields.h): ns on the wire,
+ * us ("unit": "us" first) in the user's document. */
+#define RP_HIST_SUMMARY_N_FIELDS 11
+extern const struct rp_field rp_hist_summary_fields[RP_HIST_SUMMARY_N_FIELDS];
 
 #define RP_SPECTRUM_MAX 64
 

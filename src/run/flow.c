@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Figures of a set of operations (flow.h). */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "core/json.h"
 #include "core/stats.h"
 #include "run/flow.h"
@@ -130,77 +130,24 @@ void rp_direction_fini(struct rp_direction *d)
 
 /* ---- the wire ---------------------------------------------------------- */
 
-#define SUMMARY_FIELDS(X)                                                      \
-	X(min) X(mean) X(p50) X(p90) X(p99) X(p99_9) X(p99_99) X(max) X(stddev)
-
-static cJSON *summary_json(const struct rp_hist_summary *s)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	if (!o)
-		return NULL;
-	cJSON_AddNumberToObject(o, "count", (double)s->count);
-#define ADD(f) cJSON_AddNumberToObject(o, #f, isfinite(s->f) ? s->f : 0);
-	SUMMARY_FIELDS(ADD)
-#undef ADD
-	return o;
-}
-
-static double finite_or_0(const cJSON *o, const char *key)
-{
-	double v = rp_json_double_or(o, key, 0);
-
-	return isfinite(v) && v >= 0 ? v : 0;
-}
-
-static void summary_read(const cJSON *o, struct rp_hist_summary *s)
-{
-	s->count = rp_json_u64_or(o, "count", 0);
-#define GET(f) s->f = finite_or_0(o, #f);
-	SUMMARY_FIELDS(GET)
-#undef GET
-}
-
+/* A flow as run/result.c's table has it on the wire; its rates are not
+ * sent but derived again on reading. */
 static cJSON *flow_json(const struct rp_flow *f)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	if (!o)
+	if (o && rp_fields_write(o, f, rp_flow_fields, rp_flow_n_fields,
+				 RP_FIELD_WIRE)) {
+		cJSON_Delete(o);
 		return NULL;
-	cJSON_AddNumberToObject(o, "bytes", (double)f->bytes);
-	cJSON_AddNumberToObject(o, "messages", (double)f->messages);
-	cJSON_AddNumberToObject(o, "seconds", f->seconds);
-	if (f->has_latency)
-		cJSON_AddItemToObject(o, "latency", summary_json(&f->latency));
-	if (f->has_corrected) {
-		cJSON_AddItemToObject(o, "latency_corrected",
-				      summary_json(&f->corrected));
-		cJSON_AddNumberToObject(o, "backlogged", (double)f->backlogged);
-		cJSON_AddNumberToObject(o, "max_backlog",
-					(double)f->max_backlog);
-		cJSON_AddNumberToObject(o, "unsent", (double)f->unsent);
 	}
 	return o;
 }
 
 static void flow_read(const cJSON *o, struct rp_flow *f)
 {
-	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(o, "latency");
-
-	f->bytes = rp_json_u64_or(o, "bytes", 0);
-	f->messages = rp_json_u64_or(o, "messages", 0);
-	f->seconds = finite_or_0(o, "seconds");
+	rp_fields_read(o, f, rp_flow_fields, rp_flow_n_fields, RP_FIELD_WIRE);
 	rp_flow_rates(f);
-	f->has_latency = cJSON_IsObject(lat);
-	if (f->has_latency)
-		summary_read(lat, &f->latency);
-	lat = cJSON_GetObjectItemCaseSensitive(o, "latency_corrected");
-	f->has_corrected = cJSON_IsObject(lat);
-	if (f->has_corrected)
-		summary_read(lat, &f->corrected);
-	f->backlogged = rp_json_u64_or(o, "backlogged", 0);
-	f->max_backlog = rp_json_u64_or(o, "max_backlog", 0);
-	f->unsent = rp_json_u64_or(o, "unsent", 0);
 }
 
 cJSON *rp_direction_to_json(const struct rp_direction *d)

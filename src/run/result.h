@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/cpu.h"
+#include "core/fields.h"
 #include "core/hist.h"
 #include "core/phase.h"
 #include "core/rate.h"
@@ -50,6 +51,11 @@ struct rp_flow {
 	struct rp_hist_summary corrected;
 	uint64_t backlogged, max_backlog, unsent;
 };
+
+/* The members of struct rp_flow (core/fields.h, run/result.c): what the
+ * wire and the user's document say of a flow, each in its form. */
+extern const struct rp_field rp_flow_fields[];
+extern const size_t rp_flow_n_fields;
 
 /** One stream's share of a direction. */
 struct rp_stream_result {

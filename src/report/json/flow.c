@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/fields.h"
 #include "core/stats.h"
 #include "report/priv.h"
 
@@ -38,19 +39,11 @@ cJSON *rp_report_latency_json(const struct rp_hist_summary *s)
 {
 	cJSON *l = cJSON_CreateObject();
 
-	if (!l)
+	if (l && rp_fields_write(l, s, rp_hist_summary_fields,
+				 RP_HIST_SUMMARY_N_FIELDS, RP_FIELD_DOC)) {
+		cJSON_Delete(l);
 		return NULL;
-	cJSON_AddStringToObject(l, "unit", "us");
-	rp_report_num(l, "count", (double)s->count);
-	rp_report_num(l, "min", s->min / 1e3);
-	rp_report_num(l, "mean", s->mean / 1e3);
-	rp_report_num(l, "p50", s->p50 / 1e3);
-	rp_report_num(l, "p90", s->p90 / 1e3);
-	rp_report_num(l, "p99", s->p99 / 1e3);
-	rp_report_num(l, "p99_9", s->p99_9 / 1e3);
-	rp_report_num(l, "p99_99", s->p99_99 / 1e3);
-	rp_report_num(l, "max", s->max / 1e3);
-	rp_report_num(l, "stddev", s->stddev / 1e3);
+	}
 	return l;
 }
 
@@ -68,15 +61,7 @@ cJSON *rp_report_throughput_json(double bps, double mibps, double msgps)
 
 void rp_report_flow_fields(const struct rp_flow *fl, cJSON *o)
 {
-	rp_report_num(o, "bytes", (double)fl->bytes);
-	rp_report_num(o, "messages", (double)fl->messages);
-	rp_report_num(o, "seconds", fl->seconds);
-	cJSON_AddItemToObject(o, "throughput",
-			      rp_report_throughput_json(
-				      fl->bits_per_second, fl->mib_per_second,
-				      fl->messages_per_second));
-	rp_report_add_or_null(o, "latency", fl->has_latency,
-			      rp_report_latency_json(&fl->latency));
+	rp_fields_write(o, fl, rp_flow_fields, rp_flow_n_fields, RP_FIELD_DOC);
 }
 
 static cJSON *stream_json(const struct rp_stream_result *s, enum rp_dir d)

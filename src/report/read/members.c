@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/fields.h"
 #include "core/json.h"
 #include "report/read/read.h"
 
@@ -65,32 +66,9 @@ void rp_read_str(const cJSON *o, const char *key, char *buf, size_t len)
 		 cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
 }
 
-/* How far the writer's @ns / 1e3 lands from @us. */
-static double miss(double ns, double us)
-{
-	return fabs(ns / 1e3 - us);
-}
-
-/* x / 1e3 rounds, so us * 1e3 may land an ulp or two from the value that
- * gives us back: look at its neighbours. Not every us has one (above
- * 1000 x, the ulp is up to 1024 times as wide): then the nearest, which
- * cJSON prints as the same text. */
 double rp_read_ns(double us)
 {
-	double ns = us * 1e3, best = ns, up = ns, down = ns;
-	int i;
-
-	if (!isfinite(ns))
-		return ns;
-	for (i = 0; i < 4 && miss(best, us) > 0; i++) {
-		up = nextafter(up, INFINITY);
-		down = nextafter(down, -INFINITY);
-		if (miss(up, us) < miss(best, us))
-			best = up;
-		if (miss(down, us) < miss(best, us))
-			best = down;
-	}
-	return best;
+	return rp_fields_unscale(us, 1e3);
 }
 
 void rp_read_point(const cJSON *o, struct rp_spec *sp)
@@ -131,14 +109,6 @@ int rp_read_records(const struct rp_reader *l, size_t n)
 
 void rp_read_summary(const cJSON *o, struct rp_hist_summary *s)
 {
-	s->count = rp_read_u64(o, "count", RP_JSON_MAX_EXACT);
-	s->min = rp_read_ns(rp_read_num(o, "min"));
-	s->mean = rp_read_ns(rp_read_num(o, "mean"));
-	s->p50 = rp_read_ns(rp_read_num(o, "p50"));
-	s->p90 = rp_read_ns(rp_read_num(o, "p90"));
-	s->p99 = rp_read_ns(rp_read_num(o, "p99"));
-	s->p99_9 = rp_read_ns(rp_read_num(o, "p99_9"));
-	s->p99_99 = rp_read_ns(rp_read_num(o, "p99_99"));
-	s->max = rp_read_ns(rp_read_num(o, "max"));
-	s->stddev = rp_read_ns(rp_read_num(o, "stddev"));
+	rp_fields_read(o, s, rp_hist_summary_fields, RP_HIST_SUMMARY_N_FIELDS,
+		       RP_FIELD_DOC);
 }

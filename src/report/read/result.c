@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "core/json.h"
 #include "report/read/read.h"
 
@@ -62,18 +63,7 @@ static int spectrum_read(const struct rp_reader *l, const cJSON *o,
 /* bytes, messages, seconds, throughput and latency (rp_report_flow_fields) */
 static void flow_read(const cJSON *o, struct rp_flow *fl)
 {
-	const cJSON *t = rp_read_get(o, "throughput");
-	const cJSON *lat = rp_read_get(o, "latency");
-
-	fl->bytes = rp_read_u64(o, "bytes", RP_JSON_MAX_EXACT);
-	fl->messages = rp_read_u64(o, "messages", RP_JSON_MAX_EXACT);
-	fl->seconds = rp_read_num(o, "seconds");
-	fl->bits_per_second = rp_read_num(t, "bits_per_second");
-	fl->mib_per_second = rp_read_num(t, "mib_per_second");
-	fl->messages_per_second = rp_read_num(t, "messages_per_second");
-	fl->has_latency = cJSON_IsObject(lat);
-	if (fl->has_latency)
-		rp_read_summary(lat, &fl->latency);
+	rp_fields_read(o, fl, rp_flow_fields, rp_flow_n_fields, RP_FIELD_DOC);
 }
 
 static void stream_read(const cJSON *o, struct rp_stream_result *s)
