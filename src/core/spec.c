@@ -306,3 +306,82 @@ bool rp_op_is_atomic(enum rp_op op)
 {
 	return rp_op_info(op)->atomic;
 }
+
+/* ---- the spec's members ------------------------------------------------- */
+
+_Static_assert(sizeof(enum rp_op) == sizeof(int) &&
+		       sizeof(enum rp_wait) == sizeof(int),
+	       "RP_FIELD_ENUM stores an enum through an int");
+
+static const char *op_name(int v)
+{
+	return rp_op_name((enum rp_op)v);
+}
+
+static int op_parse(const char *s, int *out)
+{
+	enum rp_op op;
+
+	if (rp_op_parse(s, &op))
+		return -EINVAL;
+	*out = (int)op;
+	return 0;
+}
+
+static const char *wait_name(int v)
+{
+	return rp_wait_name((enum rp_wait)v);
+}
+
+const struct rp_field_enum rp_spec_op_enum = { RP_OP__COUNT, op_name,
+					       op_parse };
+const struct rp_field_enum rp_spec_wait_enum = { RP_WAIT__COUNT, wait_name,
+						 NULL };
+
+/* The depth has its own words: rp_spec_validate's range. */
+static int depth_check(const struct rp_field *f, uint64_t v, char *err,
+		       size_t errlen)
+{
+	(void)f;
+	if (v <= UINT32_MAX)
+		return 0;
+	return rp_spec_errf(err, errlen,
+			    "queue_depth %llu out of range: accepted 1 to %d",
+			    (unsigned long long)v, RP_SPEC_MAX_DEPTH);
+}
+
+#define SPEC_AS(k, m, kind_, fl)                                               \
+	.key = (k), .off = offsetof(struct rp_spec, m), .kind = (kind_),       \
+	.flags = RP_FIELD_IN_WIRE | (fl)
+#define SPEC(k, m, kind_) SPEC_AS(k, m, kind_, 0)
+/* protocol 1.1: absent from a 1.0 client's spec, read as @d */
+#define SPEC_11(k, m, kind_, d)                                                \
+	SPEC_AS(k, m, kind_, RP_FIELD_OPTIONAL), .dflt = (d)
+
+const struct rp_field rp_spec_fields[] = {
+	{ SPEC("transport", transport, RP_FIELD_STRING),
+	  .size = RP_SPEC_NAME_LEN },
+	{ SPEC("op", op, RP_FIELD_ENUM), .en = &rp_spec_op_enum },
+	{ SPEC("size", size_bytes, RP_FIELD_U64) },
+	{ SPEC("queue_depth", queue_depth, RP_FIELD_U32),
+	  .check = depth_check },
+	{ SPEC("iterations", iterations, RP_FIELD_U64) },
+	{ SPEC("duration_ns", duration_ns, RP_FIELD_U64) },
+	{ SPEC("warmup", warmup, RP_FIELD_U64) },
+	{ SPEC("lat_iterations", lat_iterations, RP_FIELD_U64) },
+	{ SPEC("latency", latency, RP_FIELD_BOOL) },
+	{ SPEC("bandwidth", bandwidth, RP_FIELD_BOOL) },
+	{ SPEC("verify", verify, RP_FIELD_BOOL) },
+	{ SPEC_11("streams", streams, RP_FIELD_U32, 1) },
+	{ SPEC_11("threads", threads, RP_FIELD_U32, 1) },
+	{ SPEC_11("bidir", bidir, RP_FIELD_BOOL, 0) },
+	{ SPEC_11("wait", wait, RP_FIELD_ENUM, RP_WAIT_BUSY),
+	  .en = &rp_spec_wait_enum },
+	{ SPEC_11("rate", rate, RP_FIELD_U64, 0) },
+	{ SPEC_11("signal", signal, RP_FIELD_U32, 0) },
+	{ SPEC_11("post_list", post_list, RP_FIELD_U32, 0) },
+	/* sent only when true */
+	{ SPEC_AS("zerocopy", zerocopy, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
+};
+
+const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/fields.h"
+
 enum rp_op {
 	RP_OP_WRITE,
 	RP_OP_READ,
@@ -70,6 +72,17 @@ struct rp_spec {
 	 * least RP_ZC_MIN_BYTES with MSG_ZEROCOPY where the kernel can. */
 	bool zerocopy;
 };
+
+/*
+ * The spec's members as the wire has them (core/fields.h), in the order
+ * they are sent: rp_proto_spec_encode and rp_proto_spec_decode walk it.
+ * The user's document says the spec its own way (report/json/doc.c) with
+ * the same enums.
+ */
+extern const struct rp_field rp_spec_fields[];
+extern const size_t rp_spec_n_fields;
+extern const struct rp_field_enum rp_spec_op_enum;
+extern const struct rp_field_enum rp_spec_wait_enum;
 
 /** rp_spec_signal - operations per signaled completion at the spec's
  *  current depth: signal, at least 1, at most queue_depth (a window of
