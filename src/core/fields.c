@@ -113,6 +113,8 @@ static int put_one(cJSON *o, const struct rp_field *f, const void *base,
 	case RP_FIELD_TEXT:
 		ok = cJSON_AddStringToObject(o, f->key, f->text);
 		break;
+	case RP_FIELD_HOOK:
+		return f->put(o, f, base);
 	default:
 		ok = put_num(o, f, num_of(f, base), form);
 		break;
@@ -301,6 +303,7 @@ static void get_one(const cJSON *o, void *base, const struct rp_field *f,
 		get_nested(v, base, f, form);
 		break;
 	case RP_FIELD_TEXT:
+	case RP_FIELD_HOOK:
 		break;
 	}
 }
@@ -313,7 +316,7 @@ void rp_fields_read(const cJSON *o, void *base, const struct rp_field *f,
 	if (!cJSON_IsObject(o))
 		o = NULL;
 	for (i = 0; i < n; i++)
-		if (in_form(&f[i], form))
+		if (in_form(&f[i], form) && !(f[i].flags & RP_FIELD_WRITE_ONLY))
 			get_one(o, base, &f[i], form);
 }
 

@@ -34,6 +34,8 @@ enum rp_field_kind {
 	RP_FIELD_OBJECT, /* a nested struct at off, described by sub */
 	RP_FIELD_GROUP,	 /* a nested JSON object of sub: members of this
 			  * same struct (offsets from its start) */
+	RP_FIELD_HOOK,	 /* written by put (what no other kind says: a
+			  * list, a figure derived); read by the caller */
 };
 
 enum rp_field_form { RP_FIELD_WIRE, RP_FIELD_DOC, RP_FIELD__FORMS };
@@ -51,6 +53,8 @@ enum rp_field_form { RP_FIELD_WIRE, RP_FIELD_DOC, RP_FIELD__FORMS };
 #define RP_FIELD_OPTIONAL 0x40u
 /* A zero is written as dflt (a count that means "one" when unset). */
 #define RP_FIELD_ZERO_DFLT 0x80u
+/* Written, never read (a figure derived from one read elsewhere). */
+#define RP_FIELD_WRITE_ONLY 0x100u
 
 /** An enum's names: values 0..n-1. */
 struct rp_field_enum {
@@ -66,6 +70,11 @@ struct rp_field;
 /* rp_fields_decode: refuse @v for @f with a one-line reason in @err. */
 typedef int (*rp_field_check_fn)(const struct rp_field *f, uint64_t v,
 				 char *err, size_t errlen);
+
+/* RP_FIELD_HOOK: write @f's member(s) of @base into @o. Return: 0 or
+ * -ENOMEM. */
+typedef int (*rp_field_put_fn)(cJSON *o, const struct rp_field *f,
+			       const void *base);
 
 /** One member of a record. */
 struct rp_field {
@@ -89,6 +98,7 @@ struct rp_field {
 	const struct rp_field *sub;	/* RP_FIELD_OBJECT, RP_FIELD_GROUP */
 	size_t n_sub;
 	rp_field_check_fn check; /* rp_fields_decode, integers; NULL: none */
+	rp_field_put_fn put;	 /* RP_FIELD_HOOK */
 };
 
 #define RP_FIELDS_N(t) (sizeof(t) / sizeof((t)[0]))

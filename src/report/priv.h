@@ -21,8 +21,16 @@ void rp_report_num(cJSON *obj, const char *key, double v);
 void rp_report_add_or_null(cJSON *obj, const char *key, bool present,
 			   cJSON *item);
 
-/** rp_report_batching - "signal", "post_list" into @o when set. */
-void rp_report_batching(cJSON *o, const struct rp_spec *sp);
+/*
+ * The spec in the user's document (json/doc.c; core/fields.h): the
+ * "config" object, the test as asked (a struct rp_config), and each
+ * result's point (a struct rp_result). read/ reads them back through the
+ * same tables; their hooks' members it reads on its own.
+ */
+extern const struct rp_field rp_report_config_fields[];
+extern const size_t rp_report_config_n_fields;
+extern const struct rp_field rp_report_point_fields[];
+extern const size_t rp_report_point_n_fields;
 
 /** rp_report_rates_json - the config's "rates" or "load_curve", if any. */
 void rp_report_rates_json(const struct rp_config *cfg, cJSON *c);

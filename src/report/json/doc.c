@@ -6,34 +6,52 @@
  * of "results" per (transport, point), transport-major.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 
+#include "core/fields.h"
 #include "core/safe.h"
 #include "report/priv.h"
 
-static void transports_json(const struct rp_config *cfg, cJSON *c)
+static int transports_json(cJSON *c, const struct rp_field *f, const void *base)
 {
+	const struct rp_config *cfg = base;
 	cJSON *t;
 	size_t i;
 
+	(void)f;
 	if (cfg->n_transports == 1) {
 		cJSON_AddStringToObject(c, "transport", cfg->transports[0]);
-		return;
+		return 0;
 	}
 	t = cJSON_AddArrayToObject(c, "transport");
 	for (i = 0; t && i < cfg->n_transports; i++)
 		cJSON_AddItemToArray(t, cJSON_CreateString(cfg->transports[i]));
+	return 0;
+}
+
+/* "server" and "port": where the client went (read/doc.c reads them). */
+static int server_json(cJSON *c, const struct rp_field *f, const void *base)
+{
+	const struct rp_config *cfg = base;
+
+	(void)f;
+	cJSON_AddStringToObject(c, "server", cfg->host ? cfg->host : "");
+	cJSON_AddNumberToObject(c, "port", cfg->port);
+	return 0;
 }
 
 /* The sweep's sizes, depths and the pinned CPUs; a test of one point
  * without a sweep list has its spec's size and depth. */
-static void lists_json(const struct rp_config *cfg, cJSON *c)
+static int lists_json(cJSON *c, const struct rp_field *f, const void *base)
 {
+	const struct rp_config *cfg = base;
 	double size = (double)cfg->spec.size_bytes;
 	double depth = cfg->spec.queue_depth;
 	cJSON *a;
 	size_t i;
 
+	(void)f;
 	a = cJSON_AddArrayToObject(c, "sizes");
 	for (i = 0; a && i < cfg->n_sizes; i++)
 		cJSON_AddItemToArray(a,
@@ -48,44 +66,131 @@ static void lists_json(const struct rp_config *cfg, cJSON *c)
 	a = cJSON_AddArrayToObject(c, "cpus");
 	for (i = 0; a && i < cfg->n_cpus; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->cpus[i]));
+	return 0;
 }
+
+static int rates_json(cJSON *c, const struct rp_field *f, const void *base)
+{
+	(void)f;
+	rp_report_rates_json(base, c);
+	return 0;
+}
+
+/*
+ * The spec in the user's document, in the document's order (not the
+ * wire's: core/spec.c): the config as asked, with what the user gave that
+ * is no part of the spec, and each result's point. Counts are bounded as
+ * the reader takes them back; hooks write what read/ reads on its own.
+ */
+#define DOC_AS(st, k, m, kind_, fl)                                            \
+	.key = (k), .off = offsetof(struct st, m), .kind = (kind_),            \
+	.flags = RP_FIELD_IN_DOC | (fl)
+#define HOOK(k, fn)                                                            \
+	.key = (k), .kind = RP_FIELD_HOOK, .flags = RP_FIELD_IN_DOC, .put = (fn)
+#define OP(st, m)                                                              \
+	{                                                                      \
+		DOC_AS(st, "op", m, RP_FIELD_ENUM, 0), .en = &rp_spec_op_enum  \
+	}
+#define WAIT(st, m)                                                            \
+	{                                                                      \
+		DOC_AS(st, "wait", m, RP_FIELD_ENUM, 0),                       \
+			.en = &rp_spec_wait_enum                               \
+	}
+#define COUNT(st, k, m, kind_, mx, fl)                                         \
+	{                                                                      \
+		DOC_AS(st, k, m, kind_, fl), .max = (mx), .dflt = 1            \
+	}
+
+const struct rp_field rp_report_config_fields[] = {
+	OP(rp_config, spec.op),
+	COUNT(rp_config, "size", spec.size_bytes, RP_FIELD_U64,
+	      RP_SPEC_MAX_SIZE, 0),
+	COUNT(rp_config, "queue_depth", spec.queue_depth, RP_FIELD_U32,
+	      RP_SPEC_MAX_DEPTH, 0),
+	{ DOC_AS(rp_config, "iterations", spec.iterations, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_config, "iterations_defaulted", iterations_defaulted,
+		 RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_config, "duration_ns", spec.duration_ns, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_config, "warmup", spec.warmup, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_config, "lat_iterations", spec.lat_iterations, RP_FIELD_U64,
+		 0) },
+	{ DOC_AS(rp_config, "latency", spec.latency, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_config, "bandwidth", spec.bandwidth, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_config, "verify", spec.verify, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_config, "zerocopy", spec.zerocopy, RP_FIELD_BOOL,
+		 RP_FIELD_SPARSE) },
+	{ HOOK("transport", transports_json) },
+	{ DOC_AS(rp_config, "duration_s", spec.duration_ns, RP_FIELD_U64,
+		 RP_FIELD_WRITE_ONLY),
+	  .scale = 1e9 },
+	{ HOOK("server", server_json) },
+	{ HOOK("sizes", lists_json) },
+	COUNT(rp_config, "streams", spec.streams, RP_FIELD_U32,
+	      RP_SPEC_MAX_STREAMS, RP_FIELD_ZERO_DFLT),
+	COUNT(rp_config, "threads", spec.threads, RP_FIELD_U32,
+	      RP_SPEC_MAX_THREADS, RP_FIELD_ZERO_DFLT),
+	{ DOC_AS(rp_config, "bidir", spec.bidir, RP_FIELD_BOOL, 0) },
+	WAIT(rp_config, spec.wait),
+	{ DOC_AS(rp_config, "signal", spec.signal, RP_FIELD_U32,
+		 RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_DEPTH },
+	{ DOC_AS(rp_config, "post_list", spec.post_list, RP_FIELD_U32,
+		 RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_DEPTH },
+	{ HOOK("rates", rates_json) },
+	{ DOC_AS(rp_config, "interval_s", interval_s, RP_FIELD_DOUBLE, 0) },
+};
+
+const size_t rp_report_config_n_fields = RP_FIELDS_N(rp_report_config_fields);
+
+static int ok_json(cJSON *o, const struct rp_field *f, const void *base)
+{
+	const struct rp_result *r = base;
+
+	(void)f;
+	return cJSON_AddBoolToObject(o, "ok", !r->failed) ? 0 : -ENOMEM;
+}
+
+const struct rp_field rp_report_point_fields[] = {
+	{ DOC_AS(rp_result, "transport", transport, RP_FIELD_STRING, 0),
+	  .size = RP_SPEC_NAME_LEN },
+	{ DOC_AS(rp_result, "point", point, RP_FIELD_U32, 0) },
+	OP(rp_result, spec.op),
+	COUNT(rp_result, "size", spec.size_bytes, RP_FIELD_U64,
+	      RP_SPEC_MAX_SIZE, 0),
+	COUNT(rp_result, "queue_depth", spec.queue_depth, RP_FIELD_U32,
+	      RP_SPEC_MAX_DEPTH, 0),
+	{ DOC_AS(rp_result, "iterations", spec.iterations, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_result, "duration_s", spec.duration_ns, RP_FIELD_U64, 0),
+	  .scale = 1e9 },
+	COUNT(rp_result, "streams", spec.streams, RP_FIELD_U32,
+	      RP_SPEC_MAX_STREAMS, RP_FIELD_ZERO_DFLT),
+	COUNT(rp_result, "threads", spec.threads, RP_FIELD_U32,
+	      RP_SPEC_MAX_THREADS, RP_FIELD_ZERO_DFLT),
+	WAIT(rp_result, spec.wait),
+	{ DOC_AS(rp_result, "bidir", spec.bidir, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_result, "signal", spec.signal, RP_FIELD_U32,
+		 RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_DEPTH },
+	{ DOC_AS(rp_result, "post_list", spec.post_list, RP_FIELD_U32,
+		 RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_DEPTH },
+	{ HOOK("ok", ok_json) },
+};
+
+const size_t rp_report_point_n_fields = RP_FIELDS_N(rp_report_point_fields);
 
 /* The test as the user asked for it (not the wire's spec encoding: the
  * user's view has a list of transports, seconds, the server's address). */
 cJSON *rp_report_config_json(const struct rp_config *cfg)
 {
-	const struct rp_spec *sp = &cfg->spec;
 	cJSON *c = cJSON_CreateObject();
 
-	if (!c)
+	if (c && rp_fields_write(c, cfg, rp_report_config_fields,
+				 rp_report_config_n_fields, RP_FIELD_DOC)) {
+		cJSON_Delete(c);
 		return NULL;
-	cJSON_AddStringToObject(c, "op", rp_op_name(sp->op));
-	cJSON_AddNumberToObject(c, "size", (double)sp->size_bytes);
-	cJSON_AddNumberToObject(c, "queue_depth", sp->queue_depth);
-	cJSON_AddNumberToObject(c, "iterations", (double)sp->iterations);
-	cJSON_AddBoolToObject(c, "iterations_defaulted",
-			      cfg->iterations_defaulted);
-	cJSON_AddNumberToObject(c, "duration_ns", (double)sp->duration_ns);
-	cJSON_AddNumberToObject(c, "warmup", (double)sp->warmup);
-	cJSON_AddNumberToObject(c, "lat_iterations",
-				(double)sp->lat_iterations);
-	cJSON_AddBoolToObject(c, "latency", sp->latency);
-	cJSON_AddBoolToObject(c, "bandwidth", sp->bandwidth);
-	cJSON_AddBoolToObject(c, "verify", sp->verify);
-	if (sp->zerocopy)
-		cJSON_AddTrueToObject(c, "zerocopy");
-	transports_json(cfg, c);
-	cJSON_AddNumberToObject(c, "duration_s", (double)sp->duration_ns / 1e9);
-	cJSON_AddStringToObject(c, "server", cfg->host ? cfg->host : "");
-	cJSON_AddNumberToObject(c, "port", cfg->port);
-	lists_json(cfg, c);
-	cJSON_AddNumberToObject(c, "streams", sp->streams ? sp->streams : 1);
-	cJSON_AddNumberToObject(c, "threads", sp->threads ? sp->threads : 1);
-	cJSON_AddBoolToObject(c, "bidir", sp->bidir);
-	cJSON_AddStringToObject(c, "wait", rp_wait_name(sp->wait));
-	rp_report_batching(c, sp);
-	rp_report_rates_json(cfg, c);
-	rp_report_num(c, "interval_s", cfg->interval_s);
+	}
 	return c;
 }
 
@@ -176,21 +281,8 @@ static cJSON *error_json(const struct rp_result *r)
 /* What the point was: transport, op, size, depth, streams, threads... */
 static void point_json(const struct rp_result *r, cJSON *o)
 {
-	const struct rp_spec *sp = &r->spec;
-
-	cJSON_AddStringToObject(o, "transport", r->transport);
-	cJSON_AddNumberToObject(o, "point", r->point);
-	cJSON_AddStringToObject(o, "op", rp_op_name(sp->op));
-	cJSON_AddNumberToObject(o, "size", (double)sp->size_bytes);
-	cJSON_AddNumberToObject(o, "queue_depth", sp->queue_depth);
-	cJSON_AddNumberToObject(o, "iterations", (double)sp->iterations);
-	cJSON_AddNumberToObject(o, "duration_s", (double)sp->duration_ns / 1e9);
-	cJSON_AddNumberToObject(o, "streams", sp->streams ? sp->streams : 1);
-	cJSON_AddNumberToObject(o, "threads", sp->threads ? sp->threads : 1);
-	cJSON_AddStringToObject(o, "wait", rp_wait_name(sp->wait));
-	cJSON_AddBoolToObject(o, "bidir", sp->bidir);
-	rp_report_batching(o, sp);
-	cJSON_AddBoolToObject(o, "ok", !r->failed);
+	rp_fields_write(o, r, rp_report_point_fields, rp_report_point_n_fields,
+			RP_FIELD_DOC);
 }
 
 /* One side's transport information: "X_transport" is the first stream's

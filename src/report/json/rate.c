@@ -37,14 +37,6 @@ void rp_report_rate_add(const struct rp_result *r, cJSON *o)
 		cJSON_AddItemToObject(o, "rate", rate_json(r));
 }
 
-void rp_report_batching(cJSON *o, const struct rp_spec *sp)
-{
-	if (sp->signal)
-		cJSON_AddNumberToObject(o, "signal", sp->signal);
-	if (sp->post_list)
-		cJSON_AddNumberToObject(o, "post_list", sp->post_list);
-}
-
 void rp_report_rates_json(const struct rp_config *cfg, cJSON *c)
 {
 	char text[48];

@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "core/json.h"
 #include "core/safe.h"
+#include "report/priv.h"
 #include "report/read/read.h"
 
 /* ---- the file ---------------------------------------------------------- */
@@ -233,19 +235,10 @@ static int config_read(const struct rp_reader *l, const cJSON *c,
 	struct rp_spec *sp = &cfg->spec;
 	int err;
 
-	rp_read_point(c, sp);
-	sp->duration_ns = rp_read_u64(c, "duration_ns", RP_JSON_MAX_EXACT);
-	sp->warmup = rp_read_u64(c, "warmup", RP_JSON_MAX_EXACT);
-	sp->lat_iterations =
-		rp_read_u64(c, "lat_iterations", RP_JSON_MAX_EXACT);
-	sp->latency = rp_read_bool(c, "latency");
-	sp->bandwidth = rp_read_bool(c, "bandwidth");
-	sp->verify = rp_read_bool(c, "verify");
-	sp->zerocopy = rp_read_bool(c, "zerocopy");
-	cfg->iterations_defaulted = rp_read_bool(c, "iterations_defaulted");
+	rp_fields_read(c, cfg, rp_report_config_fields,
+		       rp_report_config_n_fields, RP_FIELD_DOC);
 	rp_read_str(c, "server", doc->host, sizeof(doc->host));
 	cfg->port = (uint16_t)rp_read_u64(c, "port", UINT16_MAX);
-	cfg->interval_s = rp_read_num(c, "interval_s");
 	err = transports_read(l, c, cfg);
 	if (!err)
 		err = lists_read(l, c, cfg);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The bottom file of the document reader (--report): a member read by its
- * type and bounded, a microsecond figure back to its nanoseconds, a point's
- * spec, a latency summary, and the records' budget. read/doc.c, read/result.c
+ * type and bounded, a microsecond figure back to its nanoseconds, a latency
+ * summary, and the records' budget. read/doc.c, read/result.c
  * and json/rate.c all read through these, and these call none of them.
  */
 #include <errno.h>
@@ -69,26 +69,6 @@ void rp_read_str(const cJSON *o, const char *key, char *buf, size_t len)
 double rp_read_ns(double us)
 {
 	return rp_fields_unscale(us, 1e3);
-}
-
-void rp_read_point(const cJSON *o, struct rp_spec *sp)
-{
-	const cJSON *op = rp_read_get(o, "op"), *wait = rp_read_get(o, "wait");
-
-	if (cJSON_IsString(op))
-		rp_op_parse(op->valuestring, &sp->op);
-	if (cJSON_IsString(wait))
-		rp_wait_parse(wait->valuestring, &sp->wait);
-	sp->size_bytes = rp_read_u64(o, "size", RP_SPEC_MAX_SIZE);
-	sp->queue_depth =
-		(uint32_t)rp_read_u64(o, "queue_depth", RP_SPEC_MAX_DEPTH);
-	sp->iterations = rp_read_u64(o, "iterations", RP_JSON_MAX_EXACT);
-	sp->streams = (uint32_t)rp_read_u64(o, "streams", RP_SPEC_MAX_STREAMS);
-	sp->threads = (uint32_t)rp_read_u64(o, "threads", RP_SPEC_MAX_THREADS);
-	sp->bidir = rp_read_bool(o, "bidir");
-	sp->signal = (uint32_t)rp_read_u64(o, "signal", RP_SPEC_MAX_DEPTH);
-	sp->post_list =
-		(uint32_t)rp_read_u64(o, "post_list", RP_SPEC_MAX_DEPTH);
 }
 
 int rp_read_records(const struct rp_reader *l, size_t n)

@@ -82,13 +82,6 @@ void rp_read_str(const cJSON *o, const char *key, char *buf, size_t len);
  */
 double rp_read_ns(double us);
 
-/**
- * rp_read_point - what both "config" and a result say of a point into
- * @sp: op, size, queue_depth, iterations, streams, threads, wait, bidir
- * (an op or wait that does not parse leaves @sp's).
- */
-void rp_read_point(const cJSON *o, struct rp_spec *sp);
-
 /** rp_read_summary - a latency object in us (rp_report_latency_json) into
  *  @s in ns; missing fields read as 0. */
 void rp_read_summary(const cJSON *o, struct rp_hist_summary *s);

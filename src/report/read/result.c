@@ -16,6 +16,7 @@
 
 #include "core/fields.h"
 #include "core/json.h"
+#include "report/priv.h"
 #include "report/read/read.h"
 
 static const char *const dir_names[RP_DIR__COUNT] = {
@@ -272,18 +273,13 @@ static int info_read(const cJSON *o, const char *one, const char *all,
 static void point_read(const cJSON *o, const struct rp_config *cfg,
 		       struct rp_result *r)
 {
-	double secs = rp_read_num(o, "duration_s");
 	const cJSON *err = rp_read_get(o, "error");
 	const cJSON *phase = rp_read_get(o, "phase");
 
 	r->spec = cfg->spec;
-	rp_read_str(o, "transport", r->transport, sizeof(r->transport));
+	rp_fields_read(o, r, rp_report_point_fields, rp_report_point_n_fields,
+		       RP_FIELD_DOC);
 	memcpy(r->spec.transport, r->transport, sizeof(r->transport));
-	r->point = (uint32_t)rp_read_u64(o, "point", UINT32_MAX);
-	rp_read_point(o, &r->spec);
-	r->spec.duration_ns = secs > 0 && secs < RP_JSON_MAX_EXACT / 1e9
-				      ? (uint64_t)llround(secs * 1e9)
-				      : 0;
 	r->failed = cJSON_IsObject(err) || cJSON_IsFalse(rp_read_get(o, "ok"));
 	rp_read_str(err, "code", r->error_code, sizeof(r->error_code));
 	rp_read_str(err, "message", r->error, sizeof(r->error));
