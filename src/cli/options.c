@@ -93,7 +93,7 @@ static int add_transport(struct parse *p, const char *name, size_t len)
 	struct rp_config *c = p->cfg;
 
 	if (c->n_transports < RP_MAX_TRANSPORTS &&
-	    rp_cli_file_entry(p, name, len, &len))
+	    rp_cli_local_entry(p, name, len, &len))
 		return -EINVAL;
 	if (len == 0 || len >= RP_SPEC_NAME_LEN)
 		return rp_cli_bad(p, "-x/--transport: empty or too long name");
@@ -166,10 +166,6 @@ enum {
 	O_JSON,
 	O_ONCE,
 	O_LOOPBACK,
-	O_IB_PORT,
-	O_INLINE,
-	O_GID,
-	O_MTU,
 	O_QUIET,
 	O_ALL_SIZES,
 	O_BIDIR,
@@ -193,11 +189,7 @@ enum {
 	O_MATRIX,
 	O_SERIAL,
 	O_OUTLIER,
-	O_ROUND_TIMEOUT,
-	O_FILE_SIZE,
-	O_BUFFERED,
-	O_RANDOM,
-	O_FSYNC_EVERY
+	O_ROUND_TIMEOUT
 };
 
 static const struct opt opts[] = {
@@ -287,27 +279,37 @@ static const struct opt opts[] = {
 	  "both sides prove they hold the key in FILE (HMAC-SHA256)" },
 	{ "quiet", O_QUIET, 0, o_quiet, NULL,
 	  "no log lines (server), no progress line (client)" },
-	{ "device", 'd', 1, rp_cli_o_device, "DEV",
-	  "rdma: device (default: the one routing to the address)" },
-	{ "ib-port", O_IB_PORT, 1, rp_cli_o_ib_port, "N", "rdma: device port" },
-	{ "inline", O_INLINE, 1, rp_cli_o_inline, "BYTES",
-	  "rdma: inline size (default: what the device allows)" },
-	{ "gid-index", O_GID, 1, rp_cli_o_gid_index, "N",
-	  "rdma: GID index, where rdma_cm cannot decide" },
-	{ "mtu", O_MTU, 1, rp_cli_o_mtu, "BYTES", "rdma: path MTU to request" },
-	{ "file-size", O_FILE_SIZE, 1, rp_cli_o_file_size, "SIZE",
-	  "file: the region read or written (default 1G)" },
-	{ "buffered", O_BUFFERED, 0, rp_cli_o_buffered, NULL,
-	  "file: through the page cache (default O_DIRECT)" },
-	{ "random", O_RANDOM, 0, rp_cli_o_random, NULL,
-	  "file: random offsets (default sequential)" },
-	{ "fsync-every", O_FSYNC_EVERY, 1, rp_cli_o_fsync_every, "N",
-	  "file: an fsync after every N writes (default none)" },
 	{ "help", 'h', 0, o_help, NULL, "this help" },
 	{ "version", 'V', 0, o_version, NULL, "print the version" },
 };
 
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+#define N_ROWS (N_OPTS + RP_CLI_XOPTS_MAX)
+
+/* --help's headings (the man page's), each before the row of its first
+ * option */
+static const struct {
+	int val;
+	const char *title;
+} groups[] = {
+	{ 's', "Mode and address" },
+	{ 'o', "The test" },
+	{ 'i', "Output" },
+	{ O_SERIAL, "Matrix (--matrix)" },
+	{ O_ONCE, "Server, time-outs and access" },
+	{ 'h', "Help" },
+};
+
+static const char *group_of(int val)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (groups[i].val == val)
+			return groups[i].title;
+	return NULL;
+}
 
 static const struct opt *find_opt(int val)
 {
@@ -321,7 +323,7 @@ static const struct opt *find_opt(int val)
 
 static void build_tables(struct option *lo, char *shorts)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, n;
 
 	shorts[k++] = ':';
 	for (i = 0; i < N_OPTS; i++) {
@@ -333,7 +335,8 @@ static void build_tables(struct option *lo, char *shorts)
 				shorts[k++] = ':';
 		}
 	}
-	lo[N_OPTS] = (struct option){ 0 };
+	n = rp_cli_xopts_add(lo + N_OPTS, shorts, &k);
+	lo[N_OPTS + n] = (struct option){ 0 };
 	shorts[k] = '\0';
 }
 
@@ -343,14 +346,11 @@ static void defaults(struct rp_config *cfg)
 	struct rp_xport_params *xp = cfg->params;
 
 	memset(cfg, 0, sizeof(*cfg));
-	memset(xp, 0, sizeof(*xp));
+	rp_xport_params_defaults(xp);
 	cfg->params = xp;
 	rp_spec_defaults(&cfg->spec);
 	cfg->port = RP_PROTO_DEFAULT_PORT;
-	cfg->params->gid_index = -1;
-	cfg->params->inline_bytes = -1;
 	rp_cli_matrix_defaults(cfg);
-	rp_cli_file_defaults(cfg);
 	cfg->limits = (struct rp_limits){
 		.max_memory = RP_SPEC_MAX_MEM,
 		.max_streams = RP_SPEC_MAX_STREAMS,
@@ -377,11 +377,9 @@ static bool report_ok(int val)
 static bool server_ok(int val)
 {
 	static const int ok[] = {
-		's',	       'a',	   'p',	       'd',
-		'h',	       'V',	   O_ONCE,     O_QUIET,
-		O_CPU,	       O_IB_PORT,  O_GID,      O_MAX_MEMORY,
-		O_MAX_STREAMS, O_MAX_SIZE, O_MAX_TIME, O_ALLOW,
-		O_AUTH_KEY,    O_INLINE,   O_MTU,      O_STALL_TIMEOUT,
+		's',	    'a',	'p',	 'h',	       'V',
+		O_ONCE,	    O_QUIET,	O_CPU,	 O_MAX_MEMORY, O_MAX_STREAMS,
+		O_MAX_SIZE, O_MAX_TIME, O_ALLOW, O_AUTH_KEY,   O_STALL_TIMEOUT,
 	};
 	size_t i;
 
@@ -399,7 +397,7 @@ static const char *flag_name(int val, char *buf, size_t len)
 		snprintf(buf, len, "-%c/--%s", val, o->name);
 	else if (o)
 		snprintf(buf, len, "--%s", o->name);
-	else
+	else if (!rp_cli_xopt_flag(val, buf, len))
 		snprintf(buf, len, "-%c", val);
 	return buf;
 }
@@ -421,9 +419,10 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 		 enum rp_cli_action *act, char *err, size_t errlen)
 {
 	struct parse p = { .cfg = cfg, .err = err, .errlen = errlen };
-	struct option lo[N_OPTS + 1];
-	char shorts[2 * N_OPTS + 2];
+	struct option lo[N_ROWS + 1];
+	char shorts[2 * N_ROWS + 2];
 	const struct opt *o;
+	bool xopt;
 	int c, rc = 0;
 
 	defaults(cfg);
@@ -432,7 +431,9 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 	opterr = 0;
 	while (!rc && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		o = find_opt(c);
-		rc = o ? o->fn(&p, optarg) : getopt_error(&p, c, argv);
+		rc = o ? o->fn(&p, optarg) : rp_cli_xopt(&p, c, optarg, &xopt);
+		if (!o && !xopt)
+			rc = getopt_error(&p, c, argv);
 		if (o)
 			rp_cli_note_flag(&p, o->name, report_ok(c),
 					 server_ok(c));
@@ -455,7 +456,6 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 
 void rp_cli_usage(FILE *f)
 {
-	char left[40];
 	size_t i;
 
 	fprintf(f,
@@ -475,18 +475,14 @@ void rp_cli_usage(FILE *f)
 		"       rdmaperf --report FILE.json [--json | --csv] "
 		"[--plot FILE.svg]\n\n"
 		"Latency and throughput of RDMA, TCP and rsockets (and of "
-		"files) in one run.\n\nOptions:\n");
+		"files) in one run.\n");
 	for (i = 0; i < N_OPTS; i++) {
-		if (opts[i].val < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s",
-				 opts[i].val, opts[i].name,
-				 opts[i].meta ? " " : "",
-				 opts[i].meta ? opts[i].meta : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s",
-				 opts[i].name, opts[i].meta ? " " : "",
-				 opts[i].meta ? opts[i].meta : "");
-		fprintf(f, "  %-26s %s\n", left, opts[i].help);
+		if (opts[i].val == 'h')
+			rp_cli_xopts_usage(f);
+		if (group_of(opts[i].val))
+			fprintf(f, "\n%s:\n", group_of(opts[i].val));
+		rp_cli_usage_row(f, opts[i].val < 256 ? opts[i].val : 0,
+				 opts[i].name, opts[i].meta, opts[i].help);
 	}
 	fprintf(f, "\nTransports built in (the first is the default):");
 	for (i = 0; i < rp_xport_count(); i++)

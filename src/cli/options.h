@@ -23,4 +23,9 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 /** rp_cli_usage - the --help text. */
 void rp_cli_usage(FILE *f);
 
+/** rp_cli_xopts_man - the man page's sections of the transports' options
+ *  (roff), from the registry: man/rdmaperf.1 holds them between the
+ *  markers scripts/man-transports.sh rewrites. */
+void rp_cli_xopts_man(FILE *f);
+
 #endif

@@ -23,13 +23,5 @@ int rp_cli_bad(struct parse *p, const char *fmt, ...)
 int rp_cli_num_in(struct parse *p, const char *flag, const char *arg,
 		  uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	int err = rp_units_parse_count(arg, out);
-
-	if (err == -EINVAL)
-		return rp_cli_bad(p, "%s: '%s' is not a number", flag, arg);
-	if (err || *out < lo || *out > hi)
-		return rp_cli_bad(
-			p, "%s: %s out of range: accepted %llu to %llu", flag,
-			arg, (unsigned long long)lo, (unsigned long long)hi);
-	return 0;
+	return rp_units_count_in(flag, arg, lo, hi, out, p->err, p->errlen);
 }

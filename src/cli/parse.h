@@ -8,8 +8,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/options.h"
+#include "xport/xport.h"
+
+struct option;
 
 struct parse {
 	struct rp_config *cfg;
@@ -18,11 +22,11 @@ struct parse {
 	bool set_iters;
 	bool set_time;
 	bool set_warmup;
-	bool set_sizes;	       /* -S */
-	bool all_sizes;	       /* --all-sizes */
-	const char *format;    /* --json, --json-stream or --csv */
-	const char *set_file;  /* a file transport's option given */
-	const char *set_rdma;  /* an rdma transport's option given */
+	bool set_sizes;	    /* -S */
+	bool all_sizes;	    /* --all-sizes */
+	const char *format; /* --json, --json-stream or --csv */
+	/* the first option given of each transport's set, "" if none */
+	char xopt_flag[RP_XPORT_MAX_OWN][48];
 	const char *test_flag; /* the first option that describes a test */
 	const char *set_server_only; /* a server-only option given */
 	const char *client_flag;     /* the first option a server refuses */
@@ -45,15 +49,30 @@ int rp_cli_finish(struct parse *p);
 int rp_cli_num_in(struct parse *p, const char *flag, const char *arg,
 		  uint64_t lo, uint64_t hi, uint64_t *out);
 
-/* rdma_opts.c: the rdma transport's parameters */
-int rp_cli_o_device(struct parse *p, const char *arg);
-int rp_cli_o_ib_port(struct parse *p, const char *arg);
-int rp_cli_o_inline(struct parse *p, const char *arg);
-int rp_cli_o_gid_index(struct parse *p, const char *arg);
-int rp_cli_o_mtu(struct parse *p, const char *arg);
-/* once the transports are known (a client): an rdma option with none of
- * them rdma is refused, not ignored */
-int rp_cli_finish_rdma(struct parse *p);
+/* xport_opts.c: the transports' own options (struct rp_xport_options) */
+#define RP_CLI_XOPT_BASE 512 /* their getopt codes without a short flag */
+#define RP_CLI_XOPTS_MAX 64  /* rows they add to getopt's table */
+/* Their rows into @lo, their short flags at @shorts[*@k...]. Return: how
+ * many rows. */
+size_t rp_cli_xopts_add(struct option *lo, char *shorts, size_t *k);
+/* The option of getopt's code @val as "-d/--device" in @buf, or NULL. */
+const char *rp_cli_xopt_flag(int val, char *buf, size_t len);
+/* If @val is a transport's option (*@found), parse @arg into its block. */
+int rp_cli_xopt(struct parse *p, int val, const char *arg, bool *found);
+/* A -x entry @name of @len: "NAME:PATH" of a local transport records
+ * PATH as the next transport's and puts the length of NAME in *@name_len;
+ * other names are left alone. Return: 0 or -EINVAL. */
+int rp_cli_local_entry(struct parse *p, const char *name, size_t len,
+		       size_t *name_len);
+/* Once the transports are known (a client): an option of a transport -x
+ * does not name is refused, not ignored; the sets' checks against the
+ * test. */
+int rp_cli_finish_xopts(struct parse *p);
+/* --help's row of one option (@flag 0: none) */
+void rp_cli_usage_row(FILE *f, int flag, const char *name, const char *meta,
+		      const char *help);
+/* --help's sections of the transports' options */
+void rp_cli_xopts_usage(FILE *f);
 
 /* limits.c: what a server grants a test (--max-*), and the checks of
  * which options belong to which side */
@@ -95,19 +114,6 @@ int rp_cli_o_outlier(struct parse *p, const char *arg);
 int rp_cli_o_round_timeout(struct parse *p, const char *arg);
 void rp_cli_matrix_defaults(struct rp_config *cfg);
 int rp_cli_finish_matrix(struct parse *p);
-
-/* file_opts.c: the file transport's entries of -x and options */
-void rp_cli_file_defaults(struct rp_config *cfg);
-/* A -x entry @name of @len: "file:PATH" records PATH as the next
- * transport's and puts the length of its name ("file") in *@name_len;
- * other names are left alone. Return: 0 or -EINVAL. */
-int rp_cli_file_entry(struct parse *p, const char *name, size_t len,
-		      size_t *name_len);
-int rp_cli_o_file_size(struct parse *p, const char *arg);
-int rp_cli_o_buffered(struct parse *p, const char *arg);
-int rp_cli_o_random(struct parse *p, const char *arg);
-int rp_cli_o_fsync_every(struct parse *p, const char *arg);
-int rp_cli_finish_file(struct parse *p);
 
 /* access.c: --allow (server) and --auth-key (both sides) */
 int rp_cli_o_allow(struct parse *p, const char *arg);

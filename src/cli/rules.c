@@ -161,7 +161,7 @@ static int finish_spec(struct parse *p)
 		return rp_cli_bad(
 			p, "--no-latency and --no-bandwidth together leave "
 			   "nothing to measure");
-	if (rp_cli_finish_load(p) || finish_sweep(p) || rp_cli_finish_file(p))
+	if (rp_cli_finish_load(p) || finish_sweep(p))
 		return -EINVAL;
 	if (!p->cfg->n_transports) {
 		p->cfg->transport_defaulted = true;
@@ -170,7 +170,7 @@ static int finish_spec(struct parse *p)
 	}
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->transports[0]);
-	if (rp_cli_finish_rdma(p) || check_zerocopy(p))
+	if (rp_cli_finish_xopts(p) || check_zerocopy(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

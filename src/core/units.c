@@ -122,3 +122,21 @@ const char *rp_units_format_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.2f %s", v, names[i]);
 	return buf;
 }
+
+int rp_units_count_in(const char *flag, const char *arg, uint64_t lo,
+		      uint64_t hi, uint64_t *out, char *err, size_t errlen)
+{
+	int ret = rp_units_parse_count(arg, out);
+
+	if (ret == -EINVAL) {
+		snprintf(err, errlen, "%s: '%s' is not a number", flag, arg);
+		return -EINVAL;
+	}
+	if (ret || *out < lo || *out > hi) {
+		snprintf(err, errlen,
+			 "%s: %s out of range: accepted %llu to %llu", flag,
+			 arg, (unsigned long long)lo, (unsigned long long)hi);
+		return -EINVAL;
+	}
+	return 0;
+}

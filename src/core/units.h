@@ -20,6 +20,14 @@ int rp_units_parse_size(const char *s, uint64_t *out);
 int rp_units_parse_count(const char *s, uint64_t *out);
 
 /**
+ * rp_units_count_in - @arg as a count (rp_units_parse_count) within @lo..@hi,
+ * or a one-line reason naming @flag and the range in @err.
+ * Return: 0 or -EINVAL.
+ */
+int rp_units_count_in(const char *flag, const char *arg, uint64_t lo,
+		      uint64_t hi, uint64_t *out, char *err, size_t errlen);
+
+/**
  * rp_units_parse_seconds - a duration: a decimal number of seconds, or a
  * number with "ms", "us" or "s". Return: 0 and nanoseconds, -EINVAL, -ERANGE.
  */

@@ -17,6 +17,7 @@
 #include <infiniband/verbs.h>
 
 #include "xport/rdma_addr.h"
+#include "xport/verbs/params.h"
 
 #define IB_SYSFS "/sys/class/infiniband"
 
@@ -64,7 +65,8 @@ static int netdev_of(const char *dev, char *ifname, size_t len)
 int rp_rdma_loopback_addr(const struct rp_xport_params *p, char *buf,
 			  size_t len)
 {
-	const char *device = p ? p->device : NULL;
+	const struct rv_opts *o = rp_xport_own_c(p, &rp_xport_rdma_options);
+	const char *device = o && o->device[0] ? o->device : NULL;
 	char ifname[IF_NAMESIZE + 1];
 	struct dirent *e;
 	DIR *d = opendir(IB_SYSFS);

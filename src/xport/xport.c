@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Transport registry and the payload pattern used by --verify.
+ * What every transport shares: the operations a transport can do, the
+ * endpoint's port, the generic part of streams and listeners, and the
+ * payload pattern used by --verify (the registry is registry.c's).
  *
  * The pattern of message seq: its first 8 bytes hold seq, least significant
  * byte first (so even a 1-byte message tells neighbours apart), the rest is
@@ -14,39 +16,6 @@
 
 #include "core/json.h"
 #include "xport/xport.h"
-
-static const struct rp_xport_ops *const *const registry[] = {
-#ifdef RP_HAVE_RDMA
-	&rp_xport_rdma,
-#endif
-	&rp_xport_tcp,
-#ifdef RP_HAVE_RDMA
-	&rp_xport_rsocket,
-#endif
-#ifdef RP_HAVE_URING
-	&rp_xport_file, /* a local transport: never the default */
-#endif
-};
-
-size_t rp_xport_count(void)
-{
-	return sizeof(registry) / sizeof(registry[0]);
-}
-
-const struct rp_xport_ops *rp_xport_at(size_t i)
-{
-	return i < rp_xport_count() ? *registry[i] : NULL;
-}
-
-const struct rp_xport_ops *rp_xport_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < rp_xport_count(); i++)
-		if (strcmp((*registry[i])->name, name) == 0)
-			return *registry[i];
-	return NULL;
-}
 
 const char *rp_op_mask_list(uint32_t mask, char *buf, size_t len)
 {

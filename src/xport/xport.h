@@ -88,14 +88,57 @@ enum rp_role {
 	RP_ROLE_RESPONDER, /* serves them */
 };
 
+/*
+ * A transport's own options. Each transport that has any describes them in
+ * a struct rp_xport_options (its folder's params.c, compiled in every build
+ * so that one without the transport still names them and refuses them
+ * clearly); cli/ builds getopt's tables, --help and the man page's section
+ * from these, and each option's parser fills the transport's own block in
+ * struct rp_xport_params, which the transport alone reads.
+ */
+struct rp_xport_opt {
+	const char *name; /* the long option, without "--" */
+	int flag;	  /* its short flag, 0: none */
+	bool has_arg;
+	bool server;	  /* a server takes it too: it shapes its side */
+	const char *meta; /* the argument's name in --help ("N"), or NULL */
+	const char *help; /* --help's line */
+	const char *man;  /* the man page's paragraph (roff) */
+	/* @arg (NULL without one) into @own, the transport's block; a bad one
+	 * gets a one-line reason naming the option as @flag ("-d/--device").
+	 * Return: 0 or -EINVAL. */
+	int (*parse)(void *own, const char *flag, const char *arg, char *err,
+		     size_t errlen);
+};
+
+/* The most bytes of a transport's block, and of blocks (registry.c). */
+#define RP_XPORT_OWN_BYTES 128
+#define RP_XPORT_MAX_OWN   4
+
+struct rp_xport_options {
+	const char *transport; /* the -x name they belong to */
+	const char *absent;    /* a build without it: what it lacks */
+	bool local;	       /* its -x entries are NAME:PATH (ops.local) */
+	const struct rp_xport_opt *opts;
+	size_t n_opts;
+	size_t size; /* of the block: RP_XPORT_OWN_BYTES at most */
+	void (*defaults)(void *own); /* what no option sets; NULL: zeroes */
+	/* A client whose -x names the transport, once every option is read:
+	 * what the block cannot do with @s, as a one-line reason.
+	 * NULL: nothing. Return: 0 or -EINVAL. */
+	int (*check)(const void *own, const struct rp_spec *s, char *err,
+		     size_t errlen);
+};
+
+/* A transport's block: any struct of RP_XPORT_OWN_BYTES or less. */
+union rp_xport_own {
+	max_align_t align;
+	unsigned char bytes[RP_XPORT_OWN_BYTES];
+};
+
 /** Local options of one side (not sent to the peer). */
 struct rp_xport_params {
-	const char *device; /* verbs device name, NULL: the one rdma_cm picks */
-	int ib_port;	    /* 0: rdma_cm's choice */
-	int gid_index;	    /* -1: rdma_cm's choice */
-	int inline_bytes;   /* -1: automatic */
-	int mtu;	    /* 0: the port's active MTU */
-	const char *bind;   /* server: address to listen on, NULL for any */
+	const char *bind; /* server: address to listen on, NULL for any */
 	/* Server: whether a data connection from @peer may join (--allow);
 	 * NULL admits every peer. A refused one is closed (rejected) before
 	 * anything is read from it. */
@@ -105,13 +148,12 @@ struct rp_xport_params {
 	 * a listener can drop any other at once; NULL: it cannot tell. */
 	const char *const *tokens;
 	unsigned int n_tokens;
-	/* The file transport (-x file:PATH, a local transport): */
-	const char *path;     /* the file; the client sets it per transport */
-	unsigned int stream;  /* the stream connect() opens: 0 owns PATH */
-	bool buffered;	      /* --buffered: through the page cache */
-	bool random;	      /* --random: random offsets */
-	uint64_t file_size;   /* --file-size: bytes of the region */
-	uint64_t fsync_every; /* --fsync-every: an fsync per N writes; 0 */
+	/* A local transport (-x file:PATH): */
+	const char *path;    /* the file; the client sets it per transport */
+	unsigned int stream; /* the stream connect() opens: 0 owns PATH */
+	/* Each transport's own block, in rp_xport_options_at()'s order
+	 * (rp_xport_own) */
+	union rp_xport_own own[RP_XPORT_MAX_OWN];
 };
 
 /** What the responder (server) saw in one phase. */
@@ -340,13 +382,27 @@ const char *rp_op_mask_list(uint32_t mask, char *buf, size_t len);
 size_t rp_xport_count(void);
 const struct rp_xport_ops *rp_xport_at(size_t i);
 
+/** rp_xport_options_count / rp_xport_options_at - the transports' option
+ *  sets, those of transports this build lacks included. */
+size_t rp_xport_options_count(void);
+const struct rp_xport_options *rp_xport_options_at(size_t i);
+
+/** rp_xport_params_defaults - @p zeroed, every block at its defaults. */
+void rp_xport_params_defaults(struct rp_xport_params *p);
+
+/** rp_xport_own - the block of option set @o in @p; NULL when @p is (the
+ *  transport then takes its defaults). */
+void *rp_xport_own(struct rp_xport_params *p, const struct rp_xport_options *o);
+const void *rp_xport_own_c(const struct rp_xport_params *p,
+			   const struct rp_xport_options *o);
+
 /** rp_payload_fill - the pattern of message @seq into @buf (--verify). */
 void rp_payload_fill(uint8_t *buf, size_t len, uint64_t seq);
 
 /** rp_payload_check - 0 if @buf holds message @seq's pattern, else -EIO. */
 int rp_payload_check(const uint8_t *buf, size_t len, uint64_t seq);
 
-/* The registry's entries, for xport.c (others use rp_xport_find). */
+/* The registry's entries, for registry.c (others use rp_xport_find). */
 extern const struct rp_xport_ops *const rp_xport_tcp;
 #ifdef RP_HAVE_URING
 extern const struct rp_xport_ops *const rp_xport_file;
@@ -355,5 +411,7 @@ extern const struct rp_xport_ops *const rp_xport_file;
 extern const struct rp_xport_ops *const rp_xport_rdma;
 extern const struct rp_xport_ops *const rp_xport_rsocket;
 #endif
+extern const struct rp_xport_options rp_xport_rdma_options;
+extern const struct rp_xport_options rp_xport_file_options;
 
 #endif

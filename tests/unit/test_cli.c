@@ -19,6 +19,7 @@
 
 #include "cli/options.h"
 #include "proto/proto.h"
+#include "xport/verbs/params.h"
 #include "xport/xport.h"
 
 #define MAX_ARGS 24
@@ -37,6 +38,12 @@ struct args {
 	char *argv[MAX_ARGS + 1];
 	char text[MAX_ARGS][ARG_LEN];
 };
+
+/* The rdma transport's block of @c's params (xport/verbs/params.h). */
+static const struct rv_opts *rdma_block(const struct rp_config *c)
+{
+	return rp_xport_own_c(c->params, &rp_xport_rdma_options);
+}
 
 static struct args *all_args;
 static struct rp_xport_params params_a, params_b;
@@ -118,10 +125,10 @@ static void test_client_defaults(void **state)
 	assert_false(cfg_a.json);
 	assert_false(cfg_a.once);
 	assert_false(cfg_a.quiet);
-	assert_null(cfg_a.params->device);
-	assert_int_equal(cfg_a.params->gid_index, -1);
-	assert_int_equal(cfg_a.params->inline_bytes, -1);
-	assert_int_equal(cfg_a.params->mtu, 0);
+	assert_string_equal(rdma_block(&cfg_a)->device, "");
+	assert_int_equal(rdma_block(&cfg_a)->gid_index, -1);
+	assert_int_equal(rdma_block(&cfg_a)->inline_bytes, -1);
+	assert_int_equal(rdma_block(&cfg_a)->mtu, 0);
 	/* One point of the defaults, one stream, one thread, busy polling. */
 	assert_int_equal(cfg_a.n_sizes, 1);
 	assert_int_equal(cfg_a.sizes[0], 65536);
@@ -260,16 +267,16 @@ static void test_rdma_options(void **state)
 	parse_ok(PARSE("-c", "-a", "h", "-x", "rdma", "-d", "mlx5_0",
 		       "--ib-port", "2", "--inline", "256", "--gid-index", "3",
 		       "--mtu", "1024"));
-	assert_string_equal(cfg_a.params->device, "mlx5_0");
-	assert_int_equal(cfg_a.params->ib_port, 2);
-	assert_int_equal(cfg_a.params->inline_bytes, 256);
-	assert_int_equal(cfg_a.params->gid_index, 3);
-	assert_int_equal(cfg_a.params->mtu, 1024);
+	assert_string_equal(rdma_block(&cfg_a)->device, "mlx5_0");
+	assert_int_equal(rdma_block(&cfg_a)->ib_port, 2);
+	assert_int_equal(rdma_block(&cfg_a)->inline_bytes, 256);
+	assert_int_equal(rdma_block(&cfg_a)->gid_index, 3);
+	assert_int_equal(rdma_block(&cfg_a)->mtu, 1024);
 	parse_ok(PARSE("-c", "-a", "h", "-x", "rdma", "--mtu", "256"));
-	assert_int_equal(cfg_a.params->mtu, 256);
+	assert_int_equal(rdma_block(&cfg_a)->mtu, 256);
 	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,rdma", "--mtu", "4096",
 		       "--inline", "0"));
-	assert_int_equal(cfg_a.params->inline_bytes, 0);
+	assert_int_equal(rdma_block(&cfg_a)->inline_bytes, 0);
 	parse_ok(PARSE("-c", "-a", "h", "-x", "all", "--ib-port", "1"));
 	parse_ok(PARSE("-s", "-d", "mlx5_0"));
 

@@ -11,40 +11,11 @@
 
 #include <cmocka.h>
 
+#include "cli_args.h"
+
 #include "cli/options.h"
+#include "xport/file/params.h"
 #include "xport/xport.h"
-
-#define MAX_ARGS 16
-#define ARG_LEN	 300
-
-static struct rp_xport_params params;
-static struct rp_config cfg = { .params = &params };
-static enum rp_cli_action act;
-static char err[256];
-/* Each argv stays alive for the whole group: glibc's getopt may still
- * point into the one before (test_cli.c says why). */
-static char text[32][MAX_ARGS][ARG_LEN];
-static unsigned int calls;
-
-static int parse_list(const char *const *list)
-{
-	char *argv[MAX_ARGS + 1];
-	int argc;
-
-	assert_true(calls < 32);
-	snprintf(text[calls][0], ARG_LEN, "rdmaperf");
-	argv[0] = text[calls][0];
-	for (argc = 1; list[argc - 1]; argc++) {
-		assert_true(argc < MAX_ARGS);
-		snprintf(text[calls][argc], ARG_LEN, "%s", list[argc - 1]);
-		argv[argc] = text[calls][argc];
-	}
-	argv[argc] = NULL;
-	calls++;
-	return rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err));
-}
-
-#define PARSE(...) parse_list((const char *const[]){ __VA_ARGS__, NULL })
 
 static bool have_file(void)
 {
@@ -68,9 +39,10 @@ static void test_local_without_client(void **state)
 	assert_string_equal(cfg.transports[1], "file");
 	assert_string_equal(cfg.paths[0], "/tmp/a");
 	assert_string_equal(cfg.paths[1], "/mnt/b c");
-	assert_int_equal(cfg.params->file_size, 4 << 20);
-	assert_true(cfg.params->random && cfg.params->buffered);
-	assert_int_equal(cfg.params->fsync_every, 0);
+	assert_int_equal(rp_file_params(cfg.params)->file_size, 4 << 20);
+	assert_true(rp_file_params(cfg.params)->random &&
+		    rp_file_params(cfg.params)->buffered);
+	assert_int_equal(rp_file_params(cfg.params)->fsync_every, 0);
 }
 
 static void test_mixed_list(void **state)
@@ -87,8 +59,9 @@ static void test_mixed_list(void **state)
 			 0);
 	assert_string_equal(cfg.paths[0], "");
 	assert_string_equal(cfg.paths[1], "/tmp/f");
-	assert_int_equal(cfg.params->fsync_every, 8);
-	assert_int_equal(cfg.params->file_size, 1ULL << 30); /* default */
+	assert_int_equal(rp_file_params(cfg.params)->fsync_every, 8);
+	assert_int_equal(rp_file_params(cfg.params)->file_size,
+			 1ULL << 30); /* default */
 }
 
 static const struct {
@@ -147,7 +120,7 @@ static void test_file_size_bound(void **state)
 		assert_non_null(strstr(err, "from 1 to 1024T"));
 	}
 	assert_int_equal(PARSE("-x", "file:/tmp/f", "--file-size", "1024T"), 0);
-	assert_int_equal(cfg.params->file_size, 1ULL << 50);
+	assert_int_equal(rp_file_params(cfg.params)->file_size, 1ULL << 50);
 }
 
 int main(void)

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "xport/file/params.h"
 #include "xport/xport.h"
 #ifdef RP_HAVE_URING
 #include "xport/file/file.h"
@@ -50,11 +51,15 @@ static int open_stream(enum rp_op op, const char *p, unsigned int stream,
 				.queue_depth = 2,
 				.streams = streams,
 				.verify = verify };
-	struct rp_xport_params prm = { .path = p,
-				       .stream = stream,
-				       .buffered = true,
-				       .file_size = REGION };
+	struct rp_xport_params prm;
+	struct rp_file_params *fp;
 
+	rp_xport_params_defaults(&prm);
+	prm.path = p;
+	prm.stream = stream;
+	fp = rp_xport_own(&prm, &rp_xport_file_options);
+	fp->buffered = true;
+	fp->file_size = REGION;
 	memset(&why, 0, sizeof(why));
 	*out = NULL;
 	return x->connect(x, &spec, &prm, NULL, NULL, NULL, RP_ROLE_INITIATOR,

@@ -57,9 +57,8 @@ static struct rp_spec spec_of(uint32_t streams, bool bidir)
 	return s;
 }
 
-static const struct rp_xport_params params = { .bind = "127.0.0.1",
-					       .gid_index = -1,
-					       .inline_bytes = -1 };
+/* tcp has no block of its own: the defaults of the others do not matter */
+static const struct rp_xport_params params = { .bind = "127.0.0.1" };
 
 static int try_listen(const struct rp_spec *spec, cJSON *ep,
 		      struct rp_listener **l, struct rp_err *why)

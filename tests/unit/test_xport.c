@@ -261,9 +261,8 @@ static void pair_listen_on(struct pair *p, const struct rp_xport_ops *ops,
 	const cJSON *port;
 
 	memset(p, 0, sizeof(*p));
+	rp_xport_params_defaults(&p->params);
 	p->params.bind = "127.0.0.1";
-	p->params.gid_index = -1;
-	p->params.inline_bytes = -1;
 	p->params.tokens = listen_tokens;
 	p->params.n_tokens = n_listen_tokens;
 	p->endpoint = cJSON_CreateObject();

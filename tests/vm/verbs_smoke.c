@@ -35,6 +35,7 @@
 
 #include "core/spec.h"
 #include "platform/clock.h"
+#include "xport/verbs/params.h"
 #include "xport/xport.h"
 
 #define TOKEN	       "smoke-0123456789abcdef0123456789ab"
@@ -150,13 +151,17 @@ static void fill_spec(const struct smoke_case *c, struct rp_spec *sp)
 	sp->streams = sp->threads = 1;
 }
 
+/* The rdma transport's own options in @p (xport/verbs/params.h). */
+static struct rv_opts *rdma_block(struct rp_xport_params *p)
+{
+	return rp_xport_own(p, &rp_xport_rdma_options);
+}
+
 /* The server listens on the address at depth 1, on any address at 16. */
 static void fill_params(const struct smoke_case *c, struct rp_xport_params *p,
 			bool server)
 {
-	memset(p, 0, sizeof(*p));
-	p->gid_index = -1;
-	p->inline_bytes = -1;
+	rp_xport_params_defaults(p);
 	p->bind = server && c->depth == 1 ? vm_addr : NULL;
 }
 
@@ -375,7 +380,9 @@ static int client_refused(struct smoke_case *c, struct rp_xport_params *p,
 			  5000, &s, &why);
 	if (ret == 0) {
 		fprintf(stderr, "client: token %s, device %s: connected\n",
-			token, p->device ? p->device : "(any)");
+			token,
+			rdma_block(p)->device[0] ? rdma_block(p)->device
+						 : "(any)");
 		xp->close(s);
 		return -EPERM;
 	}
@@ -399,7 +406,7 @@ static int client_reject_test(struct smoke_case *c, const cJSON *ep)
 	ret = client_refused(c, &p, ep, "wrong-token", 0, "wrong token");
 	if (ret)
 		return ret;
-	p.device = "bogus0";
+	snprintf(rdma_block(&p)->device, RV_DEVNAME, "bogus0");
 	return client_refused(c, &p, ep, TOKEN, -ENODEV, "bogus0");
 }
 
@@ -456,10 +463,12 @@ static int client_connect(struct smoke_case *c, struct rp_stream **s)
 
 	fill_spec(c, &sp);
 	fill_params(c, &p, false);
-	if (c->reject_test) {	   /* explicit options, once */
-		p.device = "rxe0"; /* the device rdma_cm picks: accepted */
-		p.inline_bytes = 0;
-		p.mtu = 4096; /* above rxe0's 1024: noted, not fatal */
+	if (c->reject_test) { /* explicit options, once */
+		/* the device rdma_cm picks: accepted */
+		snprintf(rdma_block(&p)->device, RV_DEVNAME, "rxe0");
+		rdma_block(&p)->inline_bytes = 0;
+		rdma_block(&p)->mtu =
+			4096; /* above rxe0's 1024: noted, not fatal */
 	}
 	ep = recv_json(c->s2c[0]);
 	if (!ep)

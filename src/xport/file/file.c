@@ -88,6 +88,7 @@ static int ring_setup(struct file_stream *f)
 static int file_init(struct file_stream *f, const struct rp_xport_params *p)
 {
 	const struct rp_spec *sp = &f->base.spec;
+	const struct rp_file_params *fp = rp_file_params(p);
 	size_t len = (size_t)(sp->size_bytes * sp->queue_depth);
 
 	f->fd = -1;
@@ -95,10 +96,10 @@ static int file_init(struct file_stream *f, const struct rp_xport_params *p)
 	f->owner = p->stream == 0;
 	f->index = p->stream;
 	f->streams = sp->streams ? sp->streams : 1;
-	f->direct = !p->buffered;
-	f->random = p->random;
-	f->region = p->file_size;
-	f->fsync_every = p->fsync_every;
+	f->direct = !fp->buffered;
+	f->random = fp->random;
+	f->region = fp->file_size;
+	f->fsync_every = fp->fsync_every;
 	f->max_size = sp->size_bytes;
 	f->max_depth = sp->queue_depth;
 	f->ops = calloc(f->max_depth, sizeof(*f->ops));

@@ -27,6 +27,7 @@
 
 #include <liburing.h>
 
+#include "xport/file/params.h"
 #include "xport/file/plan.h"
 #include "xport/xport.h"
 

@@ -11,21 +11,6 @@
 
 #include "xport/verbs/verbs.h"
 
-void rv_opts_init(struct rv_opts *o, const struct rp_xport_params *p)
-{
-	memset(o, 0, sizeof(*o));
-	o->gid_index = -1;
-	o->inline_bytes = -1;
-	if (!p)
-		return;
-	if (p->device)
-		snprintf(o->device, sizeof(o->device), "%s", p->device);
-	o->ib_port = p->ib_port;
-	o->gid_index = p->gid_index;
-	o->inline_bytes = p->inline_bytes;
-	o->mtu = p->mtu;
-}
-
 /* The spec's limits bound what this side allocates. */
 int rv_check_spec(const struct rp_spec *spec, struct rp_err *why)
 {

@@ -66,6 +66,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "xport/verbs/params.h"
 #include "xport/xport.h"
 
 #define RV_INLINE_AUTO	 256	    /* inline size asked for when automatic */
@@ -89,16 +90,6 @@
 #define RV_IDLE_NS	1000000 /* quiet initiator: sleep between stop checks */
 #define RV_IDLE_MAX_MS	100	/* idle responder: the longest wait on stop */
 #define RV_EVENT_MS	5 /* --wait event responder: sleep between checks */
-#define RV_DEVNAME	64
-
-/* Local options, copied from struct rp_xport_params. */
-struct rv_opts {
-	char device[RV_DEVNAME];
-	int ib_port;
-	int gid_index;
-	int inline_bytes;
-	int mtu;
-};
 
 struct rv_listener {
 	struct rp_listener base; /* first: rp_container_of */
@@ -320,7 +311,6 @@ void rv_disconnect(struct rv_stream *s);
 void rv_connected(struct rv_stream *s);
 
 /* stream.c: a stream's life. */
-void rv_opts_init(struct rv_opts *o, const struct rp_xport_params *p);
 int rv_check_spec(const struct rp_spec *spec, struct rp_err *why);
 int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,
 		  const struct rv_opts *o, enum rp_role role,
