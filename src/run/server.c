@@ -283,11 +283,6 @@ static int admit(struct rp_server *srv, rp_sock_t fd,
 	return 0;
 }
 
-static bool stopping(struct rp_server *srv, const atomic_int *stop)
-{
-	return atomic_load(&srv->stop) || (stop && atomic_load(stop));
-}
-
 void rp_server_stop(struct rp_server *srv)
 {
 	atomic_store(&srv->stop, 1);
@@ -321,7 +316,7 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 
 	srv->ext_stop = stop;
 	srv->once = once;
-	while (!err && !stopping(srv, stop)) {
+	while (!err && !server_stopping(srv)) {
 		/* --once: one test, not one connection (a port probe is none)
 		 */
 		if (once && atomic_load(&srv->tests) &&
@@ -335,7 +330,7 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 			err = admit(srv, fd, &from);
 	}
 	/* a fatal error of the listener lets the test under way finish */
-	if (!err || stopping(srv, stop))
+	if (!err || server_stopping(srv))
 		shut_down(srv);
 	reap(srv, true);
 	if (!err && once && atomic_load(&srv->failed))

@@ -76,7 +76,9 @@ int session_refuse(struct session *s, int err, const char *code,
 		   const char *msg);
 int session_expect(struct session *s, uint16_t want, int timeout_ms,
 		   cJSON **body);
-/* the server is stopping (SIGINT, SIGTERM, rp_server_stop) */
+/* the server is stopping (SIGINT, SIGTERM, rp_server_stop): the one test
+ * of it, for the accept loop and for a session */
+bool server_stopping(const struct rp_server *srv);
 bool session_stopping(const struct session *s);
 
 /* session.c */

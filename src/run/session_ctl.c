@@ -75,10 +75,13 @@ int session_expect(struct session *s, uint16_t want, int timeout_ms,
 
 /* The server is stopping: rp_server_stop(), a shutdown, or the stop flag
  * rp_server_serve() was given (SIGINT, SIGTERM). */
-bool session_stopping(const struct session *s)
+bool server_stopping(const struct rp_server *srv)
 {
-	const struct rp_server *srv = s->srv;
-
 	return atomic_load(&srv->stop) ||
 	       (srv->ext_stop && atomic_load(srv->ext_stop));
+}
+
+bool session_stopping(const struct session *s)
+{
+	return server_stopping(s->srv);
 }
