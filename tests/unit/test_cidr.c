@@ -130,8 +130,8 @@ static void test_parse_garbage(void **state)
 		"fd00:::/8",
 		"10.0.0.0,11.0.0.0",
 		"1111:2222:3333:4444:5555:6666:7777:8888:9999/128",
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"
-		"8",
+		("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"
+		 "8"), /* one element: the parentheses tell clang so */
 	};
 	struct rp_cidr c;
 	size_t i;

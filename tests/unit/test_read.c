@@ -549,16 +549,10 @@ static void test_ns_exact(void **state)
 
 /* ---- a real document ------------------------------------------------- */
 
-/* tests/fixtures/@name, from where this file is. */
+/* tests/fixtures/@name of the source tree (RP_SOURCE_DIR, from CMake). */
 static void fixture(const char *name, char *buf, size_t len)
 {
-	static const char tail[] = "unit/test_read.c";
-	size_t n = strlen(__FILE__);
-
-	if (n < sizeof(tail) - 1 || strcmp(__FILE__ + n - strlen(tail), tail))
-		skip();
-	snprintf(buf, len, "%.*sfixtures/%s", (int)(n - strlen(tail)), __FILE__,
-		 name);
+	snprintf(buf, len, "%s/tests/fixtures/%s", RP_SOURCE_DIR, name);
 }
 
 /* rdmaperf --loopback -x tcp -S 1K,64K -q 1,4 -C 2000 -P 2 --json: the
