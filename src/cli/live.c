@@ -76,7 +76,7 @@ void rp_live_clear(struct rp_live *l)
 static void progress(struct rp_live *l, const struct rp_interval *iv)
 {
 	uint64_t now = rp_clock_ns();
-	size_t n_t = l->cfg->n_transports;
+	size_t n_t = l->cfg->test.n_transports;
 
 	if (!l->cfg->progress || now - l->t0_ns < PROGRESS_AFTER_NS)
 		return;

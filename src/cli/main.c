@@ -45,8 +45,8 @@ static int open_server(const struct rp_config *cfg, struct rp_server **srv)
 	int err;
 
 	/* a name that does not resolve says so, not "cannot listen" */
-	if (cfg->host &&
-	    rp_net_resolve(cfg->host, cfg->port, true, &ai, &why)) {
+	if (cfg->test.host &&
+	    rp_net_resolve(cfg->test.host, cfg->test.port, true, &ai, &why)) {
 		fprintf(stderr, "rdmaperf: %s\n", why.msg);
 		return -EADDRNOTAVAIL;
 	}
@@ -55,8 +55,8 @@ static int open_server(const struct rp_config *cfg, struct rp_server **srv)
 	err = rp_server_open(cfg, srv);
 	if (err)
 		fprintf(stderr, "rdmaperf: cannot listen on %s port %u: %s\n",
-			cfg->host ? cfg->host : "any address", cfg->port,
-			strerror(-err));
+			cfg->test.host ? cfg->test.host : "any address",
+			cfg->test.port, strerror(-err));
 	return err;
 }
 
@@ -70,7 +70,7 @@ static int serve(const struct rp_config *cfg)
 		return 1;
 	if (!cfg->quiet)
 		fprintf(stderr, "rdmaperf server: listening on %s port %u\n",
-			cfg->host ? cfg->host : "any address",
+			cfg->test.host ? cfg->test.host : "any address",
 			rp_server_port(srv));
 	err = rp_server_serve(srv, cfg->once, &interrupted);
 	rp_server_close(srv);
@@ -86,17 +86,18 @@ static int expand_all(struct rp_config *cfg)
 	struct rp_err why;
 	size_t i;
 
-	if (cfg->n_transports != 1 || strcmp(cfg->transports[0], "all"))
+	if (cfg->test.n_transports != 1 ||
+	    strcmp(cfg->test.transports[0], "all"))
 		return 0;
-	cfg->n_transports = 0;
+	cfg->test.n_transports = 0;
 	for (i = 0; i < rp_xport_count(); i++) {
 		ops = rp_xport_at(i);
 		if (!ops->local && ops->probe(ops, &why) == 0 &&
-		    rp_xport_check_op(ops, cfg->spec.op, NULL) == 0)
-			snprintf(cfg->transports[cfg->n_transports++],
+		    rp_xport_check_op(ops, cfg->test.spec.op, NULL) == 0)
+			snprintf(cfg->test.transports[cfg->test.n_transports++],
 				 RP_SPEC_NAME_LEN, "%s", ops->name);
 	}
-	return cfg->n_transports ? 0 : -ENOENT;
+	return cfg->test.n_transports ? 0 : -ENOENT;
 }
 
 /* The document on stdout, JSON modes only, when there are no results to
@@ -154,7 +155,7 @@ static bool refused(const struct rp_result *r)
 static int run_client(struct rp_config *cfg)
 {
 	size_t points = rp_config_points(cfg);
-	size_t i, k, n = cfg->n_transports * points;
+	size_t i, k, n = cfg->test.n_transports * points;
 	struct rp_result *res = calloc(n, sizeof(*res));
 	struct rp_live live;
 	int failed = 0;
@@ -165,11 +166,11 @@ static int run_client(struct rp_config *cfg)
 	}
 	rp_live_init(&live, cfg, &interrupted);
 	rp_live_begin(&live);
-	for (i = 0; i < cfg->n_transports; i++) {
+	for (i = 0; i < cfg->test.n_transports; i++) {
 		struct rp_result *r = &res[i * points];
 
 		for (k = 0; atomic_load(&interrupted) && k < points; k++)
-			not_run(&r[k], cfg->transports[i]);
+			not_run(&r[k], cfg->test.transports[i]);
 		if (k)
 			continue;
 		rp_live_transport(&live, i);
@@ -238,15 +239,15 @@ static void *loop_server_main(void *arg)
 /* --loopback without -x: RDMA where a device exists, else TCP. */
 static void loopback_transport(struct rp_config *cfg)
 {
-	const struct rp_xport_ops *ops = rp_xport_find(cfg->transports[0]);
+	const struct rp_xport_ops *ops = rp_xport_find(cfg->test.transports[0]);
 	struct rp_err why;
 
-	if (!cfg->transport_defaulted || !ops || !ops->probe(ops, &why))
+	if (!cfg->test.transport_defaulted || !ops || !ops->probe(ops, &why))
 		return;
 	fprintf(stderr, "rdmaperf: %s cannot run here, --loopback uses tcp\n",
-		cfg->transports[0]);
-	snprintf(cfg->transports[0], RP_SPEC_NAME_LEN, "tcp");
-	snprintf(cfg->spec.transport, RP_SPEC_NAME_LEN, "tcp");
+		cfg->test.transports[0]);
+	snprintf(cfg->test.transports[0], RP_SPEC_NAME_LEN, "tcp");
+	snprintf(cfg->test.spec.transport, RP_SPEC_NAME_LEN, "tcp");
 }
 
 /* Unless told otherwise, a loopback test runs on the address the first
@@ -257,13 +258,13 @@ static void loopback_address(struct rp_config *cfg, char *buf, size_t len)
 	const struct rp_xport_ops *ops;
 	size_t i;
 
-	if (!cfg->host_defaulted)
+	if (!cfg->test.host_defaulted)
 		return;
-	for (i = 0; i < cfg->n_transports; i++) {
-		ops = rp_xport_find(cfg->transports[i]);
+	for (i = 0; i < cfg->test.n_transports; i++) {
+		ops = rp_xport_find(cfg->test.transports[i]);
 		if (ops && ops->loopback_addr &&
-		    ops->loopback_addr(cfg->params, buf, len) == 0) {
-			cfg->host = buf;
+		    ops->loopback_addr(cfg->test.params, buf, len) == 0) {
+			cfg->test.host = buf;
 			return;
 		}
 	}
@@ -281,7 +282,7 @@ static int loopback(struct rp_config *cfg)
 	loopback_transport(cfg);
 	loopback_address(cfg, addr, sizeof(addr));
 	scfg = *cfg;
-	scfg.port = 0;
+	scfg.test.port = 0;
 	scfg.quiet = true;
 	if (open_server(&scfg, &srv)) {
 		json_error(cfg, "listen", "cannot listen on a local port");
@@ -291,7 +292,7 @@ static int loopback(struct rp_config *cfg)
 		rp_server_close(srv);
 		return 1;
 	}
-	cfg->port = rp_server_port(srv);
+	cfg->test.port = rp_server_port(srv);
 	rc = run_client(cfg);
 	rp_server_stop(srv);
 	pthread_join(t, NULL);
@@ -331,7 +332,7 @@ static int run_mode(struct rp_config *cfg)
 	if (expand_all(cfg)) {
 		snprintf(err, sizeof(err),
 			 "-x all: no transport on this host can do %s",
-			 rp_op_name(cfg->spec.op));
+			 rp_op_name(cfg->test.spec.op));
 		fprintf(stderr, "rdmaperf: %s\n", err);
 		json_error(cfg, "transport", err);
 		return 1;
@@ -344,7 +345,7 @@ static int run_mode(struct rp_config *cfg)
 int main(int argc, char **argv)
 {
 	struct rp_xport_params params;
-	struct rp_config cfg = { .params = &params };
+	struct rp_config cfg = { .test.params = &params };
 	enum rp_cli_action act;
 	char err[256];
 

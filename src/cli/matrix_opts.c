@@ -68,15 +68,16 @@ int rp_cli_finish_matrix(struct parse *p)
 	if (c->once)
 		return rp_cli_bad(p, "--once: every --matrix rank serves "
 				     "until the matrix is done");
-	for (i = 0; i < c->n_transports; i++) {
-		x = rp_xport_find(c->transports[i]);
+	for (i = 0; i < c->test.n_transports; i++) {
+		x = rp_xport_find(c->test.transports[i]);
 		if (x && x->local)
 			return rp_cli_bad(p,
 					  "-x %s: a local transport; "
 					  "--matrix measures pairs of nodes",
-					  c->transports[i]);
+					  c->test.transports[i]);
 	}
 	if (!p->set_port)
-		c->port = 0; /* an ephemeral port per rank: several a host */
+		c->test.port =
+			0; /* an ephemeral port per rank: several a host */
 	return 0;
 }

@@ -66,7 +66,7 @@ static int o_address(struct parse *p, const char *arg)
 
 	if (!arg[0])
 		return rp_cli_bad(p, "-a/--address: empty address");
-	p->cfg->host = arg;
+	p->cfg->test.host = arg;
 	if (strchr(arg, '/')) /* a prefix: --matrix's, checked there */
 		return 0;
 	if (rp_net_host_parse(arg, host, sizeof(host)))
@@ -83,7 +83,7 @@ static int o_port(struct parse *p, const char *arg)
 	uint64_t v;
 	int err = rp_cli_num_in(p, "-p/--port", arg, 1, 65535, &v);
 
-	p->cfg->port = (uint16_t)v;
+	p->cfg->test.port = (uint16_t)v;
 	p->set_port = true;
 	return err;
 }
@@ -92,23 +92,23 @@ static int add_transport(struct parse *p, const char *name, size_t len)
 {
 	struct rp_config *c = p->cfg;
 
-	if (c->n_transports < RP_MAX_TRANSPORTS &&
+	if (c->test.n_transports < RP_MAX_TRANSPORTS &&
 	    rp_cli_local_entry(p, name, len, &len))
 		return -EINVAL;
 	if (len == 0 || len >= RP_SPEC_NAME_LEN)
 		return rp_cli_bad(p, "-x/--transport: empty or too long name");
-	if (c->n_transports == RP_MAX_TRANSPORTS)
+	if (c->test.n_transports == RP_MAX_TRANSPORTS)
 		return rp_cli_bad(p, "-x/--transport: at most %d transports",
 				  RP_MAX_TRANSPORTS);
-	memcpy(c->transports[c->n_transports], name, len);
-	c->transports[c->n_transports][len] = '\0';
-	if (!rp_xport_find(c->transports[c->n_transports]) &&
-	    strcmp(c->transports[c->n_transports], "all") != 0)
+	memcpy(c->test.transports[c->test.n_transports], name, len);
+	c->test.transports[c->test.n_transports][len] = '\0';
+	if (!rp_xport_find(c->test.transports[c->test.n_transports]) &&
+	    strcmp(c->test.transports[c->test.n_transports], "all") != 0)
 		return rp_cli_bad(p,
 				  "-x/--transport: unknown transport '%s' "
 				  "(see --help for those built in)",
-				  c->transports[c->n_transports]);
-	c->n_transports++;
+				  c->test.transports[c->test.n_transports]);
+	c->test.n_transports++;
 	return 0;
 }
 
@@ -117,8 +117,8 @@ static int o_transport(struct parse *p, const char *arg)
 	const char *s = arg, *comma;
 	int err;
 
-	p->cfg->n_transports = 0;
-	memset(p->cfg->paths, 0, sizeof(p->cfg->paths));
+	p->cfg->test.n_transports = 0;
+	memset(p->cfg->test.paths, 0, sizeof(p->cfg->test.paths));
 	do {
 		comma = strchr(s, ',');
 		err = add_transport(p, s,
@@ -340,16 +340,16 @@ static void build_tables(struct option *lo, char *shorts)
 	shorts[k] = '\0';
 }
 
-/* Every field as no option sets it; cfg->params stays the caller's. */
+/* Every field as no option sets it; cfg->test.params stays the caller's. */
 static void defaults(struct rp_config *cfg)
 {
-	struct rp_xport_params *xp = cfg->params;
+	struct rp_xport_params *xp = cfg->test.params;
 
 	memset(cfg, 0, sizeof(*cfg));
 	rp_xport_params_defaults(xp);
-	cfg->params = xp;
-	rp_spec_defaults(&cfg->spec);
-	cfg->port = RP_PROTO_DEFAULT_PORT;
+	cfg->test.params = xp;
+	rp_spec_defaults(&cfg->test.spec);
+	cfg->test.port = RP_PROTO_DEFAULT_PORT;
 	rp_cli_matrix_defaults(cfg);
 	cfg->limits = (struct rp_limits){
 		.max_memory = RP_SPEC_MAX_MEM,
@@ -441,7 +441,8 @@ int rp_cli_parse(int argc, char **argv, struct rp_config *cfg,
 	/* iperf3's and qperf's habit, "-c HOST": a hint, not a second way to
 	 * give the address (-a is rPerf's, and a stray word after the flags
 	 * would otherwise become a server to dial) */
-	if (!rc && optind < argc && cfg->mode == RP_MODE_CLIENT && !cfg->host)
+	if (!rc && optind < argc && cfg->mode == RP_MODE_CLIENT &&
+	    !cfg->test.host)
 		rc = rp_cli_bad(&p,
 				"unexpected argument '%s': did you mean "
 				"-a %s?",

@@ -12,7 +12,7 @@ enum rp_cli_action { RP_CLI_RUN, RP_CLI_HELP, RP_CLI_VERSION };
 
 /**
  * rp_cli_parse - parse @argv into @cfg, and the transports' options into
- * *@cfg->params, storage the caller owns and points @cfg at first.
+ * *@cfg->test.params, storage the caller owns and points @cfg at first.
  * @act: what to do: run, or print help or the version.
  * @err: a one-line reason naming the flag and its accepted range.
  * Return: 0, or -EINVAL (exit status 2 for the caller).

@@ -118,7 +118,7 @@ int rp_cli_check_outputs(struct parse *p)
 				  "%s is the server's: it limits what "
 				  "clients may ask",
 				  p->set_server_only);
-	if (c->interval_s && !c->spec.bandwidth)
+	if (c->interval_s && !c->test.spec.bandwidth)
 		return rp_cli_bad(p, "-i/--interval reports the throughput "
 				     "phase: not with --no-bandwidth");
 	return 0;

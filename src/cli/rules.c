@@ -19,10 +19,10 @@ static bool all_local(const struct rp_config *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->n_transports; i++)
-		if (!c->paths[i][0])
+	for (i = 0; i < c->test.n_transports; i++)
+		if (!c->test.paths[i][0])
 			return false;
-	return c->n_transports > 0;
+	return c->test.n_transports > 0;
 }
 
 static int check_mode(struct parse *p)
@@ -36,20 +36,20 @@ static int check_mode(struct parse *p)
 	if (c->mode == RP_MODE_NONE)
 		return rp_cli_bad(p, "say -s (server), -c (client), --loopback "
 				     "or --matrix");
-	if (c->mode == RP_MODE_CLIENT && !c->host && !local)
+	if (c->mode == RP_MODE_CLIENT && !c->test.host && !local)
 		return rp_cli_bad(p,
 				  "-a/--address: the client needs the server's "
 				  "address");
-	if (c->host && strchr(c->host, '/') &&
-	    (c->mode != RP_MODE_MATRIX || rp_cidr_parse(c->host, &prefix)))
+	if (c->test.host && strchr(c->test.host, '/') &&
+	    (c->mode != RP_MODE_MATRIX || rp_cidr_parse(c->test.host, &prefix)))
 		return rp_cli_bad(p,
 				  "-a/--address: '%s': a prefix (10.0.0.0/8) "
 				  "only with --matrix, with the bits past its "
 				  "length zero",
-				  c->host);
-	if (c->mode == RP_MODE_LOOPBACK && !c->host) {
-		c->host = "127.0.0.1";
-		c->host_defaulted = true;
+				  c->test.host);
+	if (c->mode == RP_MODE_LOOPBACK && !c->test.host) {
+		c->test.host = "127.0.0.1";
+		c->test.host_defaulted = true;
 	}
 	if (p->set_iters && p->set_time)
 		return rp_cli_bad(
@@ -61,20 +61,20 @@ static int check_mode(struct parse *p)
 /* One point of the defaults where -S or -q was not given. */
 static void default_points(struct rp_config *c)
 {
-	if (!c->n_sizes)
-		c->sizes[c->n_sizes++] = c->spec.size_bytes;
-	if (!c->n_depths)
-		c->depths[c->n_depths++] = c->spec.queue_depth;
+	if (!c->test.n_sizes)
+		c->test.sizes[c->test.n_sizes++] = c->test.spec.size_bytes;
+	if (!c->test.n_depths)
+		c->test.depths[c->test.n_depths++] = c->test.spec.queue_depth;
 }
 
 /* The sweep's largest point sizes the buffers; atomics move 8 bytes. */
 static int finish_sweep(struct parse *p)
 {
 	struct rp_config *c = p->cfg;
-	struct rp_spec *s = &c->spec;
+	struct rp_spec *s = &c->test.spec;
 	uint64_t mem;
 
-	if (rp_op_is_atomic(s->op) && c->n_sizes > 1)
+	if (rp_op_is_atomic(s->op) && c->test.n_sizes > 1)
 		return rp_cli_bad(
 			p,
 			"%s: %s moves exactly 8 bytes: give one size or "
@@ -82,11 +82,12 @@ static int finish_sweep(struct parse *p)
 			p->all_sizes ? "--all-sizes" : "-S/--size",
 			rp_op_name(s->op));
 	if (rp_op_is_atomic(s->op))
-		c->sizes[0] = 8;
-	s->size_bytes = rp_sweep_max_u64(c->sizes, c->n_sizes);
-	s->queue_depth = rp_sweep_max_u32(c->depths, c->n_depths);
-	c->iterations_defaulted = !p->set_iters && !p->set_time &&
-				  (c->n_sizes * c->n_depths > 1 || c->n_rates);
+		c->test.sizes[0] = 8;
+	s->size_bytes = rp_sweep_max_u64(c->test.sizes, c->test.n_sizes);
+	s->queue_depth = rp_sweep_max_u32(c->test.depths, c->test.n_depths);
+	c->test.iterations_defaulted =
+		!p->set_iters && !p->set_time &&
+		(c->test.n_sizes * c->test.n_depths > 1 || c->test.n_rates);
 	if (s->threads > s->streams)
 		return rp_cli_bad(
 			p,
@@ -113,9 +114,9 @@ static int check_ops(struct parse *p)
 	struct rp_err why = { "" };
 	unsigned int i;
 
-	for (i = 0; i < p->cfg->n_transports; i++) {
-		x = rp_xport_find(p->cfg->transports[i]);
-		if (x && rp_xport_check_op(x, p->cfg->spec.op, &why))
+	for (i = 0; i < p->cfg->test.n_transports; i++) {
+		x = rp_xport_find(p->cfg->test.transports[i]);
+		if (x && rp_xport_check_op(x, p->cfg->test.spec.op, &why))
 			return rp_cli_bad(p, "-o/--op: %s", why.msg);
 	}
 	return 0;
@@ -128,21 +129,21 @@ static int check_zerocopy(struct parse *p)
 	const struct rp_config *c = p->cfg;
 	size_t i;
 
-	if (!c->spec.zerocopy)
+	if (!c->test.spec.zerocopy)
 		return 0;
 	if (!rp_net_zc_built())
 		return rp_cli_bad(p, "--zerocopy: this system has no "
 				     "MSG_ZEROCOPY (Linux 4.14 or later)");
-	for (i = 0; i < c->n_transports; i++)
-		if (strcmp(c->transports[i], "tcp"))
+	for (i = 0; i < c->test.n_transports; i++)
+		if (strcmp(c->test.transports[i], "tcp"))
 			return rp_cli_bad(p,
 					  "--zerocopy: TCP's MSG_ZEROCOPY, "
 					  "for -x tcp only, not %s%s",
-					  c->transports[i],
-					  c->transport_defaulted
+					  c->test.transports[i],
+					  c->test.transport_defaulted
 						  ? " (the default): add -x tcp"
 						  : "");
-	if (c->spec.verify)
+	if (c->test.spec.verify)
 		return rp_cli_bad(p, "--zerocopy and --verify are exclusive: "
 				     "--verify rewrites payloads the kernel "
 				     "may still be sending");
@@ -152,7 +153,7 @@ static int check_zerocopy(struct parse *p)
 /* Turn what was said into the spec the server receives. */
 static int finish_spec(struct parse *p)
 {
-	struct rp_spec *s = &p->cfg->spec;
+	struct rp_spec *s = &p->cfg->test.spec;
 	char why[160];
 
 	if (p->set_time)
@@ -163,13 +164,13 @@ static int finish_spec(struct parse *p)
 			   "nothing to measure");
 	if (rp_cli_finish_load(p) || finish_sweep(p))
 		return -EINVAL;
-	if (!p->cfg->n_transports) {
-		p->cfg->transport_defaulted = true;
-		snprintf(p->cfg->transports[p->cfg->n_transports++],
+	if (!p->cfg->test.n_transports) {
+		p->cfg->test.transport_defaulted = true;
+		snprintf(p->cfg->test.transports[p->cfg->test.n_transports++],
 			 RP_SPEC_NAME_LEN, "%s", rp_xport_at(0)->name);
 	}
 	snprintf(s->transport, sizeof(s->transport), "%s",
-		 p->cfg->transports[0]);
+		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))

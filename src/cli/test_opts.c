@@ -16,7 +16,7 @@
 
 int rp_cli_o_op(struct parse *p, const char *arg)
 {
-	if (rp_op_parse(arg, &p->cfg->spec.op))
+	if (rp_op_parse(arg, &p->cfg->test.spec.op))
 		return rp_cli_bad(
 			p,
 			"-o/--op: unknown operation '%s': accepted W|write,"
@@ -34,8 +34,8 @@ int rp_cli_o_size(struct parse *p, const char *arg)
 		return rp_cli_bad(
 			p, "-S/--size and --all-sizes are exclusive: give one");
 	p->set_sizes = true;
-	return rp_sweep_parse_sizes(arg, RP_SPEC_MAX_SIZE, c->sizes,
-				    RP_MAX_SIZES, &c->n_sizes, p->err,
+	return rp_sweep_parse_sizes(arg, RP_SPEC_MAX_SIZE, c->test.sizes,
+				    RP_MAX_SIZES, &c->test.n_sizes, p->err,
 				    p->errlen);
 }
 
@@ -46,7 +46,8 @@ int rp_cli_o_all_sizes(struct parse *p, const char *arg)
 		return rp_cli_bad(
 			p, "-S/--size and --all-sizes are exclusive: give one");
 	p->all_sizes = true;
-	p->cfg->n_sizes = rp_sweep_all_sizes(p->cfg->sizes, RP_MAX_SIZES);
+	p->cfg->test.n_sizes =
+		rp_sweep_all_sizes(p->cfg->test.sizes, RP_MAX_SIZES);
 	return 0;
 }
 
@@ -54,8 +55,8 @@ int rp_cli_o_depth(struct parse *p, const char *arg)
 {
 	struct rp_config *c = p->cfg;
 
-	return rp_sweep_parse_depths(arg, RP_SPEC_MAX_DEPTH, c->depths,
-				     RP_MAX_DEPTHS, &c->n_depths, p->err,
+	return rp_sweep_parse_depths(arg, RP_SPEC_MAX_DEPTH, c->test.depths,
+				     RP_MAX_DEPTHS, &c->test.n_depths, p->err,
 				     p->errlen);
 }
 
@@ -65,7 +66,7 @@ int rp_cli_o_streams(struct parse *p, const char *arg)
 	int err = rp_cli_num_in(p, "-P/--streams", arg, 1, RP_SPEC_MAX_STREAMS,
 				&v);
 
-	p->cfg->spec.streams = (uint32_t)v;
+	p->cfg->test.spec.streams = (uint32_t)v;
 	return err;
 }
 
@@ -75,20 +76,20 @@ int rp_cli_o_threads(struct parse *p, const char *arg)
 	int err = rp_cli_num_in(p, "-T/--threads", arg, 1, RP_SPEC_MAX_THREADS,
 				&v);
 
-	p->cfg->spec.threads = (uint32_t)v;
+	p->cfg->test.spec.threads = (uint32_t)v;
 	return err;
 }
 
 int rp_cli_o_bidir(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->spec.bidir = true;
+	p->cfg->test.spec.bidir = true;
 	return 0;
 }
 
 int rp_cli_o_wait(struct parse *p, const char *arg)
 {
-	if (rp_wait_parse(arg, &p->cfg->spec.wait))
+	if (rp_wait_parse(arg, &p->cfg->test.spec.wait))
 		return rp_cli_bad(
 			p, "--wait: unknown mode '%s': accepted busy, event",
 			arg);
@@ -99,15 +100,15 @@ int rp_cli_o_cpu(struct parse *p, const char *arg)
 {
 	struct rp_config *c = p->cfg;
 
-	return rp_cpulist_parse(arg, c->cpus, RP_MAX_CPUS, &c->n_cpus, p->err,
-				p->errlen);
+	return rp_cpulist_parse(arg, c->test.cpus, RP_MAX_CPUS, &c->test.n_cpus,
+				p->err, p->errlen);
 }
 
 int rp_cli_o_iters(struct parse *p, const char *arg)
 {
 	p->set_iters = true;
 	return rp_cli_num_in(p, "-C/--iterations", arg, 1, RP_SPEC_MAX_ITERS,
-			     &p->cfg->spec.iterations);
+			     &p->cfg->test.spec.iterations);
 }
 
 int rp_cli_o_time(struct parse *p, const char *arg)
@@ -122,7 +123,7 @@ int rp_cli_o_time(struct parse *p, const char *arg)
 			"-t/--time: '%s' is not a duration from 0.001 "
 			"to %llu seconds",
 			arg, (unsigned long long)RP_SPEC_MAX_SECONDS);
-	p->cfg->spec.duration_ns = ns;
+	p->cfg->test.spec.duration_ns = ns;
 	return 0;
 }
 
@@ -130,39 +131,39 @@ int rp_cli_o_warmup(struct parse *p, const char *arg)
 {
 	p->set_warmup = true;
 	return rp_cli_num_in(p, "--warmup", arg, 0, RP_SPEC_MAX_ITERS,
-			     &p->cfg->spec.warmup);
+			     &p->cfg->test.spec.warmup);
 }
 
 int rp_cli_o_lat_iters(struct parse *p, const char *arg)
 {
 	return rp_cli_num_in(p, "--lat-iterations", arg, 1, RP_SPEC_MAX_ITERS,
-			     &p->cfg->spec.lat_iterations);
+			     &p->cfg->test.spec.lat_iterations);
 }
 
 int rp_cli_o_no_latency(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->spec.latency = false;
+	p->cfg->test.spec.latency = false;
 	return 0;
 }
 
 int rp_cli_o_no_bandwidth(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->spec.bandwidth = false;
+	p->cfg->test.spec.bandwidth = false;
 	return 0;
 }
 
 int rp_cli_o_verify(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->spec.verify = true;
+	p->cfg->test.spec.verify = true;
 	return 0;
 }
 
 int rp_cli_o_zerocopy(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->spec.zerocopy = true;
+	p->cfg->test.spec.zerocopy = true;
 	return 0;
 }

@@ -88,8 +88,8 @@ int rp_cli_xopt(struct parse *p, int val, const char *arg, bool *found)
 	o = &x->opts[i];
 	rp_cli_xopt_flag(val, p->xopt_flag[s], sizeof(p->xopt_flag[s]));
 	rp_cli_note_flag(p, o->name, false, o->server);
-	return o->parse(rp_xport_own(p->cfg->params, x), p->xopt_flag[s], arg,
-			p->err, p->errlen);
+	return o->parse(rp_xport_own(p->cfg->test.params, x), p->xopt_flag[s],
+			arg, p->err, p->errlen);
 }
 
 /* The option set whose transport is @name (of @len bytes), or NULL. */
@@ -135,8 +135,9 @@ int rp_cli_local_entry(struct parse *p, const char *name, size_t len,
 				  "-x/--transport: %s:PATH: at most %d bytes "
 				  "of PATH",
 				  x->transport, RP_PATH_LEN - 1);
-	memcpy(p->cfg->paths[p->cfg->n_transports], colon + 1, len - n - 1);
-	p->cfg->paths[p->cfg->n_transports][len - n - 1] = '\0';
+	memcpy(p->cfg->test.paths[p->cfg->test.n_transports], colon + 1,
+	       len - n - 1);
+	p->cfg->test.paths[p->cfg->test.n_transports][len - n - 1] = '\0';
 	*name_len = n;
 	return 0;
 }
@@ -146,9 +147,9 @@ static bool listed(const struct rp_config *c, const struct rp_xport_options *x)
 {
 	size_t i;
 
-	for (i = 0; i < c->n_transports; i++)
-		if (!strcmp(c->transports[i], x->transport) ||
-		    (!x->local && !strcmp(c->transports[i], "all")))
+	for (i = 0; i < c->test.n_transports; i++)
+		if (!strcmp(c->test.transports[i], x->transport) ||
+		    (!x->local && !strcmp(c->test.transports[i], "all")))
 			return true;
 	return false;
 }
@@ -178,8 +179,8 @@ int rp_cli_finish_xopts(struct parse *p)
 					x->local ? ":PATH" : "");
 			continue;
 		}
-		if (x->check && x->check(rp_xport_own_c(c->params, x), &c->spec,
-					 p->err, p->errlen))
+		if (x->check && x->check(rp_xport_own_c(c->test.params, x),
+					 &c->test.spec, p->err, p->errlen))
 			return -EINVAL;
 	}
 	return 0;

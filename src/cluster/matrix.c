@@ -92,13 +92,13 @@ static void start_server(struct matrix *m)
 	}
 	*scfg = *m->cfg;
 	scfg->mode = RP_MODE_SERVER;
-	scfg->host = m->me.addr;
+	scfg->test.host = m->me.addr;
 	scfg->quiet = true;
 	err = rp_server_open(scfg, &m->srv);
 	if (err) {
 		snprintf(m->me.error, sizeof(m->me.error),
 			 "cannot listen on %s port %u: %s", m->me.addr,
-			 scfg->port, strerror(-err));
+			 scfg->test.port, strerror(-err));
 		return;
 	}
 	m->me.port = rp_server_port(m->srv);
@@ -122,18 +122,19 @@ static void stop_server(struct matrix *m)
 static cJSON *run_tests(const struct matrix *m, const struct rank_info *peer)
 {
 	struct rp_config c = *m->cfg;
-	size_t points = rp_config_points(&c), n = c.n_transports * points, i;
+	size_t points = rp_config_points(&c), n = c.test.n_transports * points,
+	       i;
 	struct rp_result *res = calloc(n, sizeof(*res));
 	cJSON *doc;
 
 	if (!res)
 		return NULL;
 	c.mode = RP_MODE_CLIENT;
-	c.host = peer->addr;
-	c.port = peer->port;
+	c.test.host = peer->addr;
+	c.test.port = peer->port;
 	c.progress = false;
 	c.obs = NULL;
-	for (i = 0; i < c.n_transports; i++)
+	for (i = 0; i < c.test.n_transports; i++)
 		rp_client_run_test(&c, i, &res[i * points]);
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);

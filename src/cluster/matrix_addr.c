@@ -115,10 +115,10 @@ static int by_transport(const struct rp_config *cfg, char *out, size_t len)
 	const struct rp_xport_ops *ops;
 	size_t i;
 
-	for (i = 0; i < cfg->n_transports; i++) {
-		ops = rp_xport_find(cfg->transports[i]);
+	for (i = 0; i < cfg->test.n_transports; i++) {
+		ops = rp_xport_find(cfg->test.transports[i]);
 		if (ops && ops->loopback_addr &&
-		    ops->loopback_addr(cfg->params, out, len) == 0)
+		    ops->loopback_addr(cfg->test.params, out, len) == 0)
 			return 0;
 	}
 	return -EADDRNOTAVAIL;
@@ -157,8 +157,8 @@ int rp_matrix_local_addr(const struct rp_config *cfg, char *out, size_t len,
 {
 	struct want w = { 0 };
 
-	if (cfg->host)
-		return by_flag(cfg->host, out, len, why);
+	if (cfg->test.host)
+		return by_flag(cfg->test.host, out, len, why);
 	if (!by_transport(cfg, out, len) || !by_hostname(out, len) ||
 	    !find_local(&w, out, len))
 		return 0;

@@ -50,7 +50,7 @@ static int ctl_connect(struct client *c)
 	rp_sock_t fd = RP_SOCK_INVALID;
 	int err, one = 1;
 
-	err = rp_net_resolve(cfg->host, cfg->port, false, &res, &why);
+	err = rp_net_resolve(cfg->test.host, cfg->test.port, false, &res, &why);
 	if (err)
 		return fail(c->res, err, "resolve", "%s", why.msg);
 	err = rp_net_dial_addrs(&rp_sock_kernel, res,
@@ -58,8 +58,8 @@ static int ctl_connect(struct client *c)
 	freeaddrinfo(res);
 	if (err)
 		return fail(c->res, err, "connect",
-			    "cannot reach %s port %u: %s", cfg->host, cfg->port,
-			    strerror(-err));
+			    "cannot reach %s port %u: %s", cfg->test.host,
+			    cfg->test.port, strerror(-err));
 	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	c->fd = fd;
@@ -148,9 +148,9 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 		if (err)
 			return fail(c->res, -EPROTO, "protocol",
 				    "the server's data token is malformed");
-		err = c->ops->connect(c->ops, &c->spec, c->cfg->params, addr,
-				      endpoint, mine, role, RP_SETUP_TIMEOUT_MS,
-				      &c->streams[i], &why);
+		err = c->ops->connect(
+			c->ops, &c->spec, c->cfg->test.params, addr, endpoint,
+			mine, role, RP_SETUP_TIMEOUT_MS, &c->streams[i], &why);
 		if (err) {
 			fail(c->res, err, "transport",
 			     "%s: connecting data stream %u of %u: %s",
@@ -312,7 +312,7 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		       struct rp_result *res)
 {
-	const char *transport = cfg->transports[t];
+	const char *transport = cfg->test.transports[t];
 	size_t n = rp_config_points(cfg), ran = 1, told = 0;
 	struct client c = { .cfg = cfg, .res = res, .fd = RP_SOCK_INVALID };
 	struct rp_err why = { "" };
@@ -328,12 +328,14 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		fail(res, err, "transport", "%s: %s", transport,
 		     rp_err_text(&why, err));
 	else if (c.ops->preflight &&
-		 (err = c.ops->preflight(c.ops, &cfg->spec, cfg->params,
-					 cfg->host, &why)))
+		 (err = c.ops->preflight(c.ops, &cfg->test.spec,
+					 cfg->test.params, cfg->test.host,
+					 &why)))
 		fail(res, err, "unsupported", "%s: %s", transport,
 		     rp_err_text(&why, err));
 	else if (c.ops->local)
-		err = client_run_local(&c, cfg->paths[t], res, n, &ran, &told);
+		err = client_run_local(&c, cfg->test.paths[t], res, n, &ran,
+				       &told);
 	else
 		err = run_session(&c, res, n, &ran, &told);
 	/* BYE before the data streams close: the server closes its own on

@@ -15,7 +15,7 @@
 int client_run_local(struct client *c, const char *path, struct rp_result *res,
 		     size_t n, size_t *ran, size_t *told)
 {
-	struct rp_xport_params p = *c->cfg->params;
+	struct rp_xport_params p = *c->cfg->test.params;
 	struct rp_err why = { "" };
 	unsigned int i;
 	int err = client_alloc_streams(c);

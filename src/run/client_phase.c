@@ -223,9 +223,10 @@ static int traffic_start(struct client *c, struct traffic *t)
 	t->o.stall_ns = cfg->stall_ns;
 	t->co = (struct rp_crew_opts){ .phase = t->phase,
 				       .eng = t->o,
-				       .cpus = cfg->cpus,
-				       .n_cpus = cfg->n_cpus };
-	rp_cpu_sample(&t->a, loop, cfg->cpus, (unsigned int)cfg->n_cpus);
+				       .cpus = cfg->test.cpus,
+				       .n_cpus = cfg->test.n_cpus };
+	rp_cpu_sample(&t->a, loop, cfg->test.cpus,
+		      (unsigned int)cfg->test.n_cpus);
 	if (c->n_rev) {
 		t->co.cpu_base = c->spec.threads;
 		err = rp_crew_start(&t->responders, RP_ROLE_RESPONDER, c->rev,
@@ -328,7 +329,8 @@ static int traffic_end(struct client *c, struct traffic *t, int err,
 		if (rerr && !err)
 			err = phase_failed(c, t->phase, rerr, bad);
 	}
-	rp_cpu_sample(&t->b, loop, c->cfg->cpus, (unsigned int)c->cfg->n_cpus);
+	rp_cpu_sample(&t->b, loop, c->cfg->test.cpus,
+		      (unsigned int)c->cfg->test.n_cpus);
 	return err;
 }
 

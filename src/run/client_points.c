@@ -22,20 +22,20 @@ static void point_spec(const struct rp_config *cfg, const char *transport,
 	size_t si, di, ri;
 
 	rp_config_point(cfg, i, &si, &di, &ri);
-	*sp = cfg->spec;
+	*sp = cfg->test.spec;
 	snprintf(sp->transport, sizeof(sp->transport), "%s", transport);
-	sp->size_bytes = cfg->sizes[si];
-	sp->queue_depth = cfg->depths[di];
-	sp->rate = cfg->n_rates
-			   ? rp_rate_ops(&cfg->rates[ri], sp->size_bytes, 0)
-			   : 0;
-	if (cfg->n_rates && cfg->rates[ri].kind == RP_RATE_PEAK)
+	sp->size_bytes = cfg->test.sizes[si];
+	sp->queue_depth = cfg->test.depths[di];
+	sp->rate = cfg->test.n_rates ? rp_rate_ops(&cfg->test.rates[ri],
+						   sp->size_bytes, 0)
+				     : 0;
+	if (cfg->test.n_rates && cfg->test.rates[ri].kind == RP_RATE_PEAK)
 		sp->rate = 0; /* rate_from_peak() */
-	if (cfg->iterations_defaulted && !sp->duration_ns && cfg->n_rates &&
-	    cfg->rates[ri].kind != RP_RATE_CLOSED) {
+	if (cfg->test.iterations_defaulted && !sp->duration_ns &&
+	    cfg->test.n_rates && cfg->test.rates[ri].kind != RP_RATE_CLOSED) {
 		sp->iterations = 0;
 		sp->duration_ns = RP_RATE_DEFAULT_NS;
-	} else if (cfg->iterations_defaulted && !sp->duration_ns) {
+	} else if (cfg->test.iterations_defaulted && !sp->duration_ns) {
 		sp->iterations = rp_sweep_iterations(sp->size_bytes);
 	}
 }
@@ -48,7 +48,8 @@ static int rate_from_peak(struct client *c, struct rp_result *res, size_t i)
 	size_t si, di, ri;
 
 	rp_config_point(c->cfg, i, &si, &di, &ri);
-	if (!c->cfg->n_rates || c->cfg->rates[ri].kind != RP_RATE_PEAK)
+	if (!c->cfg->test.n_rates ||
+	    c->cfg->test.rates[ri].kind != RP_RATE_PEAK)
 		return 0;
 	peak = &res[i - ri];
 	if (peak->failed || !(peak->messages_per_second > 0))
@@ -57,7 +58,7 @@ static int rate_from_peak(struct client *c, struct rp_result *res, size_t i)
 			    "%s",
 			    peak->failed ? "failed" : "moved nothing");
 	res[i].spec.rate =
-		rp_rate_ops(&c->cfg->rates[ri], res[i].spec.size_bytes,
+		rp_rate_ops(&c->cfg->test.rates[ri], res[i].spec.size_bytes,
 			    peak->dir[RP_DIR_C2S].flow.messages_per_second);
 	return 0;
 }
@@ -67,7 +68,7 @@ void client_init_results(struct client *c, const char *transport,
 {
 	size_t i;
 
-	c->spec = c->cfg->spec;
+	c->spec = c->cfg->test.spec;
 	snprintf(c->spec.transport, sizeof(c->spec.transport), "%s", transport);
 	for (i = 0; i < n; i++) {
 		memset(&res[i], 0, sizeof(res[i]));

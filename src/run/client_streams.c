@@ -23,7 +23,7 @@ int client_alloc_streams(struct client *c)
 		return fail(c->res, -ENOMEM, "internal", "out of memory");
 	for (i = 0; i < c->n_fwd; i++)
 		if (rp_hist_create(&c->fwd[i].hist) ||
-		    (c->cfg->n_rates && rp_hist_create(&c->fwd[i].corr)))
+		    (c->cfg->test.n_rates && rp_hist_create(&c->fwd[i].corr)))
 			return fail(c->res, -ENOMEM, "internal",
 				    "out of memory");
 	if (!c->cfg->interval_s && !c->cfg->progress)

@@ -77,9 +77,10 @@ struct rp_observer {
 	void *ctx;
 };
 
-/** Everything the command line says, validated. */
-struct rp_config {
-	enum rp_mode mode;
+/** The test the command line asks for: what proto, run and report need
+ *  (where, over what, the spec and its sweep, this side's CPUs and the
+ *  transports' own options). */
+struct rp_test {
 	const char *host;    /* client: the server; server: address to bind */
 	bool host_defaulted; /* --loopback without -a */
 	bool transport_defaulted; /* no -x */
@@ -107,6 +108,14 @@ struct rp_config {
 	 * maker owns beside it (rp_cli_parse fills it); copies of a config
 	 * share it, and a run copies it before setting a stream's fields. */
 	struct rp_xport_params *params;
+};
+
+/** Everything the command line says, validated: the test, and the
+ *  settings of this run that cli/ owns (mode, outputs, progress, a
+ *  server's limits and access, --matrix's knobs). */
+struct rp_config {
+	struct rp_test test;
+	enum rp_mode mode;
 	bool json;	    /* one JSON document on stdout */
 	bool json_stream;   /* JSON lines on stdout while running */
 	bool csv;	    /* CSV on stdout */
@@ -143,8 +152,9 @@ static inline uint64_t rp_stall_ns(const struct rp_config *cfg)
 /** rp_config_points - points of @c's sweep: sizes x depths x rates. */
 static inline size_t rp_config_points(const struct rp_config *c)
 {
-	return (c->n_sizes ? c->n_sizes : 1) * (c->n_depths ? c->n_depths : 1) *
-	       (c->n_rates ? c->n_rates : 1);
+	return (c->test.n_sizes ? c->test.n_sizes : 1) *
+	       (c->test.n_depths ? c->test.n_depths : 1) *
+	       (c->test.n_rates ? c->test.n_rates : 1);
 }
 
 /** rp_config_point - point @p's indexes into @c's sizes, depths, rates
@@ -152,8 +162,8 @@ static inline size_t rp_config_points(const struct rp_config *c)
 static inline void rp_config_point(const struct rp_config *c, size_t p,
 				   size_t *size, size_t *depth, size_t *rate)
 {
-	size_t nd = c->n_depths ? c->n_depths : 1;
-	size_t nr = c->n_rates ? c->n_rates : 1;
+	size_t nd = c->test.n_depths ? c->test.n_depths : 1;
+	size_t nr = c->test.n_rates ? c->test.n_rates : 1;
 
 	*rate = p % nr;
 	*depth = p / nr % nd;

@@ -18,13 +18,13 @@
 
 /**
  * rp_client_run_test - run the test of @cfg, every point of its sweep, on
- * transport @t of cfg->transports against the server at
- * cfg->host:cfg->port, over one control connection and one transport
- * setup (a local transport, -x file:PATH, runs here on cfg->paths[@t],
+ * transport @t of cfg->test.transports against the server at
+ * cfg->test.host:port, over one control connection and one transport
+ * setup (a local transport, -x file:PATH, runs here on cfg->test.paths[@t],
  * without a server), filling @res[i] for point i
  * of rp_sweep_points() (also on failure: failed, error_code, error and
  * whatever phases completed; points after a failure are failed too).
- * @res: cfg->n_sizes * cfg->n_depths results.
+ * @res: cfg->test.n_sizes * n_depths results.
  * Return: 0, or a negative errno when the test failed.
  */
 int rp_client_run_test(const struct rp_config *cfg, size_t t,
@@ -40,7 +40,7 @@ void rp_host_clock_end(cJSON *host);
 struct rp_server;
 
 /**
- * rp_server_open - listen for clients on cfg->host (NULL: any) and cfg->port
+ * rp_server_open - listen for clients on cfg->test.host (NULL: any) and port
  * (0: an ephemeral port, see rp_server_port).
  * Return: 0, or -errno (the reason is printed).
  */

@@ -352,7 +352,7 @@ int rp_server_open(const struct rp_config *cfg, struct rp_server **out)
 	err = -pthread_mutex_init(&srv->lock, NULL);
 	if (err)
 		goto out_free;
-	err = rp_net_listen(&rp_sock_kernel, cfg->host, cfg->port, 16,
+	err = rp_net_listen(&rp_sock_kernel, cfg->test.host, cfg->test.port, 16,
 			    &srv->fd);
 	if (err)
 		goto out_destroy_lock;

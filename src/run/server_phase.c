@@ -84,8 +84,8 @@ static int start_crews(struct session *s, struct phase *p)
 	const struct rp_config *cfg = s->srv->cfg;
 	struct rp_crew_opts co = { .phase = p->phase,
 				   .eng = p->o,
-				   .cpus = cfg->cpus,
-				   .n_cpus = cfg->n_cpus };
+				   .cpus = cfg->test.cpus,
+				   .n_cpus = cfg->test.n_cpus };
 	struct rp_engine_stream *fwd;
 	unsigned int i;
 	int err;
@@ -319,7 +319,8 @@ static int run_phase(struct session *s, struct phase *p)
 	err = set_point(s, p);
 	if (err)
 		return err;
-	rp_cpu_sample(&p->a, loop, cfg->cpus, (unsigned int)cfg->n_cpus);
+	rp_cpu_sample(&p->a, loop, cfg->test.cpus,
+		      (unsigned int)cfg->test.n_cpus);
 	err = start_crews(s, p);
 	if (err)
 		session_refuse(s, err, "server", "cannot start the threads");
@@ -340,7 +341,8 @@ static int run_phase(struct session *s, struct phase *p)
 					    : "a thread failed");
 	if (err)
 		return err;
-	rp_cpu_sample(&p->b, loop, cfg->cpus, (unsigned int)cfg->n_cpus);
+	rp_cpu_sample(&p->b, loop, cfg->test.cpus,
+		      (unsigned int)cfg->test.n_cpus);
 	body = done_body(s, p);
 	err = body ? rp_proto_send(s->fd, RP_MSG_DONE, body, RP_CTRL_TIMEOUT_MS)
 		   : -ENOMEM;

@@ -235,7 +235,7 @@ static int data_params(struct session *s, struct rp_xport_params *p, char *addr,
 {
 	int err = rp_net_sock_addr(s->fd, false, addr, len);
 
-	*p = *s->srv->cfg->params;
+	*p = *s->srv->cfg->test.params;
 	p->admit = admit_data;
 	p->admit_ctx = &s->srv->cfg->access;
 	if (err)

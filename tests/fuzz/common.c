@@ -120,13 +120,14 @@ void fuzz_config(struct rp_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = RP_MODE_CLIENT;
-	cfg->host = "127.0.0.1";
-	cfg->port = RP_PROTO_DEFAULT_PORT;
-	rp_spec_defaults(&cfg->spec);
-	snprintf(cfg->transports[0], sizeof(cfg->transports[0]), "tcp");
-	cfg->n_transports = 1;
-	cfg->sizes[0] = cfg->spec.size_bytes;
-	cfg->n_sizes = 1;
-	cfg->depths[0] = cfg->spec.queue_depth;
-	cfg->n_depths = 1;
+	cfg->test.host = "127.0.0.1";
+	cfg->test.port = RP_PROTO_DEFAULT_PORT;
+	rp_spec_defaults(&cfg->test.spec);
+	snprintf(cfg->test.transports[0], sizeof(cfg->test.transports[0]),
+		 "tcp");
+	cfg->test.n_transports = 1;
+	cfg->test.sizes[0] = cfg->test.spec.size_bytes;
+	cfg->test.n_sizes = 1;
+	cfg->test.depths[0] = cfg->test.spec.queue_depth;
+	cfg->test.n_depths = 1;
 }

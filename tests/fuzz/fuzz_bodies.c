@@ -89,7 +89,7 @@ static void render(struct rp_result *r)
 	struct rp_config cfg;
 
 	fuzz_config(&cfg);
-	cfg.spec = r->spec;
+	cfg.test.spec = r->spec;
 	free(fuzz_render(&cfg, r, 1));
 	rp_result_fini(r);
 }

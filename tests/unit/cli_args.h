@@ -19,7 +19,7 @@
 #define CLI_CALLS    128
 
 static struct rp_xport_params params;
-static struct rp_config cfg = { .params = &params };
+static struct rp_config cfg = { .test.params = &params };
 static enum rp_cli_action act;
 static char err[256];
 static char cli_text[CLI_CALLS][CLI_MAX_ARGS][CLI_ARG_LEN];

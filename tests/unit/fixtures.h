@@ -29,14 +29,14 @@ static inline void fx_config(struct rp_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = RP_MODE_CLIENT;
-	cfg->host = "server.example";
-	cfg->port = 18520;
-	cfg->n_transports = 1;
-	snprintf(cfg->transports[0], RP_SPEC_NAME_LEN, "tcp");
-	rp_spec_defaults(&cfg->spec);
-	cfg->spec.size_bytes = FX_SIZE;
-	cfg->spec.iterations = FX_MSGS;
-	cfg->spec.warmup = 100;
+	cfg->test.host = "server.example";
+	cfg->test.port = 18520;
+	cfg->test.n_transports = 1;
+	snprintf(cfg->test.transports[0], RP_SPEC_NAME_LEN, "tcp");
+	rp_spec_defaults(&cfg->test.spec);
+	cfg->test.spec.size_bytes = FX_SIZE;
+	cfg->test.spec.iterations = FX_MSGS;
+	cfg->test.spec.warmup = 100;
 }
 
 /* @s: @count values in ns, min @base, mean 2.5, p50 2, p90 4, p99 8,
@@ -126,7 +126,7 @@ static inline void fx_result(struct rp_result *r, const struct rp_config *cfg,
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->transport, sizeof(r->transport), "%s", transport);
-	r->spec = cfg->spec;
+	r->spec = cfg->test.spec;
 }
 
 /* @r: the totals of @msgs messages of @size bytes in @secs, measured. */

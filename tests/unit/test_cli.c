@@ -27,8 +27,8 @@
 
 /*
  * argv for rp_cli_parse: writable copies (getopt may permute the pointers,
- * and cfg->host points into them). Each stays alive and unchanged until the
- * group ends: rp_cli_parse leaves glibc's getopt pointing into the argv of
+ * and cfg->test.host points into them). Each stays alive and unchanged until
+ * the group ends: rp_cli_parse leaves glibc's getopt pointing into the argv of
  * the call before (see test_reparse_mid_cluster), and a buffer reused for
  * the next argv would be read as options of its own.
  */
@@ -42,13 +42,13 @@ struct args {
 /* The rdma transport's block of @c's params (xport/verbs/params.h). */
 static const struct rv_opts *rdma_block(const struct rp_config *c)
 {
-	return rp_xport_own_c(c->params, &rp_xport_rdma_options);
+	return rp_xport_own_c(c->test.params, &rp_xport_rdma_options);
 }
 
 static struct args *all_args;
 static struct rp_xport_params params_a, params_b;
-static struct rp_config cfg_a = { .params = &params_a },
-			cfg_b = { .params = &params_b };
+static struct rp_config cfg_a = { .test.params = &params_a },
+			cfg_b = { .test.params = &params_b };
 static enum rp_cli_action act;
 static char err[256];
 
@@ -101,16 +101,16 @@ static void parse_ok(int ret)
 
 static void test_client_defaults(void **state)
 {
-	const struct rp_spec *s = &cfg_a.spec;
+	const struct rp_spec *s = &cfg_a.test.spec;
 
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h"));
 	assert_int_equal(cfg_a.mode, RP_MODE_CLIENT);
-	assert_string_equal(cfg_a.host, "h");
-	assert_false(cfg_a.host_defaulted);
-	assert_int_equal(cfg_a.port, RP_PROTO_DEFAULT_PORT);
-	assert_int_equal(cfg_a.n_transports, 1);
-	assert_string_equal(cfg_a.transports[0], rp_xport_at(0)->name);
+	assert_string_equal(cfg_a.test.host, "h");
+	assert_false(cfg_a.test.host_defaulted);
+	assert_int_equal(cfg_a.test.port, RP_PROTO_DEFAULT_PORT);
+	assert_int_equal(cfg_a.test.n_transports, 1);
+	assert_string_equal(cfg_a.test.transports[0], rp_xport_at(0)->name);
 	assert_string_equal(s->transport, rp_xport_at(0)->name);
 	assert_int_equal(s->op, RP_OP_WRITE);
 	assert_int_equal(s->size_bytes, 65536);
@@ -130,16 +130,16 @@ static void test_client_defaults(void **state)
 	assert_int_equal(rdma_block(&cfg_a)->inline_bytes, -1);
 	assert_int_equal(rdma_block(&cfg_a)->mtu, 0);
 	/* One point of the defaults, one stream, one thread, busy polling. */
-	assert_int_equal(cfg_a.n_sizes, 1);
-	assert_int_equal(cfg_a.sizes[0], 65536);
-	assert_int_equal(cfg_a.n_depths, 1);
-	assert_int_equal(cfg_a.depths[0], 16);
-	assert_false(cfg_a.iterations_defaulted);
+	assert_int_equal(cfg_a.test.n_sizes, 1);
+	assert_int_equal(cfg_a.test.sizes[0], 65536);
+	assert_int_equal(cfg_a.test.n_depths, 1);
+	assert_int_equal(cfg_a.test.depths[0], 16);
+	assert_false(cfg_a.test.iterations_defaulted);
 	assert_int_equal(s->streams, 1);
 	assert_int_equal(s->threads, 1);
 	assert_false(s->bidir);
 	assert_int_equal(s->wait, RP_WAIT_BUSY);
-	assert_int_equal(cfg_a.n_cpus, 0);
+	assert_int_equal(cfg_a.test.n_cpus, 0);
 }
 
 static void assert_same_config(const struct rp_config *a,
@@ -148,39 +148,42 @@ static void assert_same_config(const struct rp_config *a,
 	size_t i;
 
 	assert_int_equal(a->mode, b->mode);
-	assert_string_equal(a->host, b->host);
-	assert_int_equal(a->port, b->port);
-	assert_int_equal(a->n_transports, b->n_transports);
-	for (i = 0; i < a->n_transports; i++)
-		assert_string_equal(a->transports[i], b->transports[i]);
-	assert_string_equal(a->spec.transport, b->spec.transport);
-	assert_int_equal(a->spec.op, b->spec.op);
-	assert_int_equal(a->spec.size_bytes, b->spec.size_bytes);
-	assert_int_equal(a->spec.queue_depth, b->spec.queue_depth);
-	assert_int_equal(a->spec.iterations, b->spec.iterations);
-	assert_int_equal(a->spec.duration_ns, b->spec.duration_ns);
-	assert_int_equal(a->spec.warmup, b->spec.warmup);
-	assert_int_equal(a->spec.lat_iterations, b->spec.lat_iterations);
-	assert_int_equal(a->spec.latency, b->spec.latency);
-	assert_int_equal(a->spec.bandwidth, b->spec.bandwidth);
-	assert_int_equal(a->spec.verify, b->spec.verify);
+	assert_string_equal(a->test.host, b->test.host);
+	assert_int_equal(a->test.port, b->test.port);
+	assert_int_equal(a->test.n_transports, b->test.n_transports);
+	for (i = 0; i < a->test.n_transports; i++)
+		assert_string_equal(a->test.transports[i],
+				    b->test.transports[i]);
+	assert_string_equal(a->test.spec.transport, b->test.spec.transport);
+	assert_int_equal(a->test.spec.op, b->test.spec.op);
+	assert_int_equal(a->test.spec.size_bytes, b->test.spec.size_bytes);
+	assert_int_equal(a->test.spec.queue_depth, b->test.spec.queue_depth);
+	assert_int_equal(a->test.spec.iterations, b->test.spec.iterations);
+	assert_int_equal(a->test.spec.duration_ns, b->test.spec.duration_ns);
+	assert_int_equal(a->test.spec.warmup, b->test.spec.warmup);
+	assert_int_equal(a->test.spec.lat_iterations,
+			 b->test.spec.lat_iterations);
+	assert_int_equal(a->test.spec.latency, b->test.spec.latency);
+	assert_int_equal(a->test.spec.bandwidth, b->test.spec.bandwidth);
+	assert_int_equal(a->test.spec.verify, b->test.spec.verify);
 	assert_int_equal(a->json, b->json);
 	assert_int_equal(a->once, b->once);
 	assert_int_equal(a->quiet, b->quiet);
-	assert_int_equal(a->spec.streams, b->spec.streams);
-	assert_int_equal(a->spec.threads, b->spec.threads);
-	assert_int_equal(a->spec.bidir, b->spec.bidir);
-	assert_int_equal(a->spec.wait, b->spec.wait);
-	assert_int_equal(a->n_sizes, b->n_sizes);
-	for (i = 0; i < a->n_sizes; i++)
-		assert_int_equal(a->sizes[i], b->sizes[i]);
-	assert_int_equal(a->n_depths, b->n_depths);
-	for (i = 0; i < a->n_depths; i++)
-		assert_int_equal(a->depths[i], b->depths[i]);
-	assert_int_equal(a->iterations_defaulted, b->iterations_defaulted);
-	assert_int_equal(a->n_cpus, b->n_cpus);
-	for (i = 0; i < a->n_cpus; i++)
-		assert_int_equal(a->cpus[i], b->cpus[i]);
+	assert_int_equal(a->test.spec.streams, b->test.spec.streams);
+	assert_int_equal(a->test.spec.threads, b->test.spec.threads);
+	assert_int_equal(a->test.spec.bidir, b->test.spec.bidir);
+	assert_int_equal(a->test.spec.wait, b->test.spec.wait);
+	assert_int_equal(a->test.n_sizes, b->test.n_sizes);
+	for (i = 0; i < a->test.n_sizes; i++)
+		assert_int_equal(a->test.sizes[i], b->test.sizes[i]);
+	assert_int_equal(a->test.n_depths, b->test.n_depths);
+	for (i = 0; i < a->test.n_depths; i++)
+		assert_int_equal(a->test.depths[i], b->test.depths[i]);
+	assert_int_equal(a->test.iterations_defaulted,
+			 b->test.iterations_defaulted);
+	assert_int_equal(a->test.n_cpus, b->test.n_cpus);
+	for (i = 0; i < a->test.n_cpus; i++)
+		assert_int_equal(a->test.cpus[i], b->test.cpus[i]);
 }
 
 static void test_short_long_same(void **state)
@@ -193,11 +196,11 @@ static void test_short_long_same(void **state)
 			 "4096", "--queue-depth", "32", "--iterations",
 			 "5000"));
 	assert_same_config(&cfg_a, &cfg_b);
-	assert_int_equal(cfg_a.port, 1234);
-	assert_int_equal(cfg_a.spec.op, RP_OP_WRITE);
-	assert_int_equal(cfg_a.spec.size_bytes, 4096);
-	assert_int_equal(cfg_a.spec.queue_depth, 32);
-	assert_int_equal(cfg_a.spec.iterations, 5000);
+	assert_int_equal(cfg_a.test.port, 1234);
+	assert_int_equal(cfg_a.test.spec.op, RP_OP_WRITE);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 4096);
+	assert_int_equal(cfg_a.test.spec.queue_depth, 32);
+	assert_int_equal(cfg_a.test.spec.iterations, 5000);
 
 	/* --flag=value and attached short values mean the same. */
 	parse_ok(PARSE_B("--client", "--address=h", "--port=1234",
@@ -209,10 +212,10 @@ static void test_short_long_same(void **state)
 	parse_ok(PARSE_B("--client", "--address", "h", "--op", "read", "--time",
 			 "2s"));
 	assert_same_config(&cfg_a, &cfg_b);
-	assert_int_equal(cfg_a.spec.op, RP_OP_READ);
+	assert_int_equal(cfg_a.test.spec.op, RP_OP_READ);
 
 	parse_ok(PARSE("-c", "-a", "h", "-o", "S"));
-	assert_int_equal(cfg_a.spec.op, RP_OP_SEND);
+	assert_int_equal(cfg_a.test.spec.op, RP_OP_SEND);
 }
 
 /* -Z/--zerocopy sets the spec's flag (refusals: the bad-input table). */
@@ -222,9 +225,9 @@ static void test_zerocopy(void **state)
 	if (!rp_net_zc_built())
 		skip();
 	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp", "-S", "64K", "-Z"));
-	assert_true(cfg_a.spec.zerocopy);
+	assert_true(cfg_a.test.spec.zerocopy);
 	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp"));
-	assert_false(cfg_a.spec.zerocopy);
+	assert_false(cfg_a.test.spec.zerocopy);
 }
 
 static void test_other_flags(void **state)
@@ -236,20 +239,21 @@ static void test_other_flags(void **state)
 	parse_ok(PARSE("-c", "-a", "h", "--warmup", "0", "--lat-iterations",
 		       "5", "--verify", "--json", "-C", "100k", "-o",
 		       imm ? "write_imm" : "write"));
-	assert_int_equal(cfg_a.spec.warmup, 0);
-	assert_int_equal(cfg_a.spec.lat_iterations, 5);
-	assert_int_equal(cfg_a.spec.iterations, 100000);
-	assert_true(cfg_a.spec.verify);
+	assert_int_equal(cfg_a.test.spec.warmup, 0);
+	assert_int_equal(cfg_a.test.spec.lat_iterations, 5);
+	assert_int_equal(cfg_a.test.spec.iterations, 100000);
+	assert_true(cfg_a.test.spec.verify);
 	assert_true(cfg_a.json);
-	assert_int_equal(cfg_a.spec.op, imm ? RP_OP_WRITE_IMM : RP_OP_WRITE);
+	assert_int_equal(cfg_a.test.spec.op,
+			 imm ? RP_OP_WRITE_IMM : RP_OP_WRITE);
 
 	/* Limits themselves are accepted. */
 	parse_ok(PARSE("-c", "-a", "h", "-p", "1", "-q", "4096", "-S", "512K"));
-	assert_int_equal(cfg_a.port, 1);
-	assert_int_equal(cfg_a.spec.queue_depth, 4096);
+	assert_int_equal(cfg_a.test.port, 1);
+	assert_int_equal(cfg_a.test.spec.queue_depth, 4096);
 	parse_ok(PARSE("-c", "-a", "h", "-p", "65535", "-S", "1G", "-q", "2"));
-	assert_int_equal(cfg_a.port, 65535);
-	assert_int_equal(cfg_a.spec.size_bytes, 1ULL << 30);
+	assert_int_equal(cfg_a.test.port, 65535);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 1ULL << 30);
 }
 
 /* The rdma transport's options reach its parameters, with rdma among the
@@ -297,11 +301,11 @@ static void test_time_mode(void **state)
 {
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h", "-t", "0.5"));
-	assert_int_equal(cfg_a.spec.duration_ns, 500000000ULL);
-	assert_int_equal(cfg_a.spec.iterations, 0);
+	assert_int_equal(cfg_a.test.spec.duration_ns, 500000000ULL);
+	assert_int_equal(cfg_a.test.spec.iterations, 0);
 	parse_ok(PARSE("-c", "-a", "h", "--time", "250ms"));
-	assert_int_equal(cfg_a.spec.duration_ns, 250000000ULL);
-	assert_int_equal(cfg_a.spec.iterations, 0);
+	assert_int_equal(cfg_a.test.spec.duration_ns, 250000000ULL);
+	assert_int_equal(cfg_a.test.spec.iterations, 0);
 }
 
 struct bad_case {
@@ -454,17 +458,17 @@ static void test_transport_list(void **state)
 {
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,tcp"));
-	assert_int_equal(cfg_a.n_transports, 2);
-	assert_string_equal(cfg_a.transports[0], "tcp");
-	assert_string_equal(cfg_a.transports[1], "tcp");
-	assert_string_equal(cfg_a.spec.transport, "tcp");
+	assert_int_equal(cfg_a.test.n_transports, 2);
+	assert_string_equal(cfg_a.test.transports[0], "tcp");
+	assert_string_equal(cfg_a.test.transports[1], "tcp");
+	assert_string_equal(cfg_a.test.spec.transport, "tcp");
 
 	/* The last -x wins; "all" is taken for the driver to expand. */
 	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,tcp", "-x", "tcp"));
-	assert_int_equal(cfg_a.n_transports, 1);
+	assert_int_equal(cfg_a.test.n_transports, 1);
 	parse_ok(PARSE("-c", "-a", "h", "-x", "all"));
-	assert_int_equal(cfg_a.n_transports, 1);
-	assert_string_equal(cfg_a.transports[0], "all");
+	assert_int_equal(cfg_a.test.n_transports, 1);
+	assert_string_equal(cfg_a.test.transports[0], "all");
 }
 
 /* Atomics need a transport that does them: the default one where rdma
@@ -480,11 +484,11 @@ static void test_atomics_size(void **state)
 	(void)state;
 	skip_without_rdma();
 	parse_ok(PARSE("-c", "-a", "h", "-o", "fetch_add", "-S", "4K"));
-	assert_int_equal(cfg_a.spec.op, RP_OP_FETCH_ADD);
-	assert_int_equal(cfg_a.spec.size_bytes, 8);
+	assert_int_equal(cfg_a.test.spec.op, RP_OP_FETCH_ADD);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 8);
 	parse_ok(PARSE("-c", "-a", "h", "--op", "cmp_swap"));
-	assert_int_equal(cfg_a.spec.op, RP_OP_CMP_SWAP);
-	assert_int_equal(cfg_a.spec.size_bytes, 8);
+	assert_int_equal(cfg_a.test.spec.op, RP_OP_CMP_SWAP);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 8);
 }
 
 static void test_atomics_sweep(void **state)
@@ -493,13 +497,13 @@ static void test_atomics_sweep(void **state)
 	skip_without_rdma();
 	/* One size is forced to 8 as before; a sweep of depths is fine. */
 	parse_ok(PARSE("-c", "-a", "h", "-o", "fetch_add", "-S", "8"));
-	assert_int_equal(cfg_a.n_sizes, 1);
-	assert_int_equal(cfg_a.sizes[0], 8);
+	assert_int_equal(cfg_a.test.n_sizes, 1);
+	assert_int_equal(cfg_a.test.sizes[0], 8);
 	parse_ok(PARSE("-c", "-a", "h", "-o", "cmp_swap", "-S", "4K", "-q",
 		       "1,16"));
-	assert_int_equal(cfg_a.sizes[0], 8);
-	assert_int_equal(cfg_a.spec.size_bytes, 8);
-	assert_int_equal(cfg_a.n_depths, 2);
+	assert_int_equal(cfg_a.test.sizes[0], 8);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 8);
+	assert_int_equal(cfg_a.test.n_depths, 2);
 	assert_int_equal(
 		PARSE("-c", "-a", "h", "-o", "fetch_add", "-S", "8-16"),
 		-EINVAL);
@@ -509,11 +513,11 @@ static void test_phases(void **state)
 {
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h", "--no-latency"));
-	assert_false(cfg_a.spec.latency);
-	assert_true(cfg_a.spec.bandwidth);
+	assert_false(cfg_a.test.spec.latency);
+	assert_true(cfg_a.test.spec.bandwidth);
 	parse_ok(PARSE("-c", "-a", "h", "--no-bandwidth"));
-	assert_true(cfg_a.spec.latency);
-	assert_false(cfg_a.spec.bandwidth);
+	assert_true(cfg_a.test.spec.latency);
+	assert_false(cfg_a.test.spec.bandwidth);
 }
 
 static void test_help_version(void **state)
@@ -536,15 +540,15 @@ static void test_server(void **state)
 	(void)state;
 	parse_ok(PARSE("-s"));
 	assert_int_equal(cfg_a.mode, RP_MODE_SERVER);
-	assert_null(cfg_a.host);
-	assert_int_equal(cfg_a.port, RP_PROTO_DEFAULT_PORT);
+	assert_null(cfg_a.test.host);
+	assert_int_equal(cfg_a.test.port, RP_PROTO_DEFAULT_PORT);
 	assert_false(cfg_a.once);
 
 	parse_ok(PARSE("--server", "-a", "0.0.0.0", "-p", "9000", "--once",
 		       "--quiet"));
 	assert_int_equal(cfg_a.mode, RP_MODE_SERVER);
-	assert_string_equal(cfg_a.host, "0.0.0.0");
-	assert_int_equal(cfg_a.port, 9000);
+	assert_string_equal(cfg_a.test.host, "0.0.0.0");
+	assert_int_equal(cfg_a.test.port, 9000);
 	assert_true(cfg_a.once);
 	assert_true(cfg_a.quiet);
 }
@@ -554,15 +558,15 @@ static void test_loopback(void **state)
 	(void)state;
 	parse_ok(PARSE("--loopback"));
 	assert_int_equal(cfg_a.mode, RP_MODE_LOOPBACK);
-	assert_string_equal(cfg_a.host, "127.0.0.1");
-	assert_true(cfg_a.host_defaulted);
-	assert_int_equal(cfg_a.n_transports, 1);
-	assert_int_equal(cfg_a.spec.size_bytes, 65536);
+	assert_string_equal(cfg_a.test.host, "127.0.0.1");
+	assert_true(cfg_a.test.host_defaulted);
+	assert_int_equal(cfg_a.test.n_transports, 1);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 65536);
 
 	parse_ok(PARSE("--loopback", "-a", "::1", "-S", "1K"));
-	assert_string_equal(cfg_a.host, "::1");
-	assert_false(cfg_a.host_defaulted);
-	assert_int_equal(cfg_a.spec.size_bytes, 1024);
+	assert_string_equal(cfg_a.test.host, "::1");
+	assert_false(cfg_a.test.host_defaulted);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 1024);
 }
 
 /* Each call starts afresh: nothing of one parse leaks into the next. */
@@ -572,20 +576,20 @@ static void test_reparse(void **state)
 	parse_ok(PARSE("-c", "-a", "h", "-S", "1K", "--verify", "-x",
 		       "tcp,tcp"));
 	parse_ok(PARSE("-c", "-a", "h"));
-	assert_int_equal(cfg_a.spec.size_bytes, 65536);
-	assert_false(cfg_a.spec.verify);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 65536);
+	assert_false(cfg_a.test.spec.verify);
 	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,8K", "-q", "1,2", "-P", "4",
 		       "-T", "2", "--cpu", "1", "--bidir", "--wait", "event"));
 	parse_ok(PARSE("-c", "-a", "h"));
-	assert_int_equal(cfg_a.n_sizes, 1);
-	assert_int_equal(cfg_a.n_depths, 1);
-	assert_int_equal(cfg_a.spec.streams, 1);
-	assert_int_equal(cfg_a.spec.threads, 1);
-	assert_int_equal(cfg_a.n_cpus, 0);
-	assert_false(cfg_a.spec.bidir);
-	assert_int_equal(cfg_a.spec.wait, RP_WAIT_BUSY);
-	assert_false(cfg_a.iterations_defaulted);
-	assert_int_equal(cfg_a.n_transports, 1);
+	assert_int_equal(cfg_a.test.n_sizes, 1);
+	assert_int_equal(cfg_a.test.n_depths, 1);
+	assert_int_equal(cfg_a.test.spec.streams, 1);
+	assert_int_equal(cfg_a.test.spec.threads, 1);
+	assert_int_equal(cfg_a.test.n_cpus, 0);
+	assert_false(cfg_a.test.spec.bidir);
+	assert_int_equal(cfg_a.test.spec.wait, RP_WAIT_BUSY);
+	assert_false(cfg_a.test.iterations_defaulted);
+	assert_int_equal(cfg_a.test.n_transports, 1);
 	assert_int_equal(PARSE("-c", "-a", "h", "-S", "0"), -EINVAL);
 	parse_ok(PARSE("-s"));
 	assert_int_equal(cfg_a.mode, RP_MODE_SERVER);
@@ -611,36 +615,36 @@ static void test_sweep_lists(void **state)
 {
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,64K,1M", "-q", "1,16,64"));
-	assert_int_equal(cfg_a.n_sizes, 3);
-	assert_int_equal(cfg_a.n_depths, 3);
-	assert_int_equal(cfg_a.n_sizes * cfg_a.n_depths, 9);
-	assert_int_equal(cfg_a.sizes[0], 4096);
-	assert_int_equal(cfg_a.sizes[2], 1 << 20);
-	assert_int_equal(cfg_a.depths[1], 16);
+	assert_int_equal(cfg_a.test.n_sizes, 3);
+	assert_int_equal(cfg_a.test.n_depths, 3);
+	assert_int_equal(cfg_a.test.n_sizes * cfg_a.test.n_depths, 9);
+	assert_int_equal(cfg_a.test.sizes[0], 4096);
+	assert_int_equal(cfg_a.test.sizes[2], 1 << 20);
+	assert_int_equal(cfg_a.test.depths[1], 16);
 	/* The buffers are sized for the largest point. */
-	assert_int_equal(cfg_a.spec.size_bytes, 1 << 20);
-	assert_int_equal(cfg_a.spec.queue_depth, 64);
-	assert_true(cfg_a.iterations_defaulted);
-	assert_int_equal(cfg_a.spec.iterations, 10000);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 1 << 20);
+	assert_int_equal(cfg_a.test.spec.queue_depth, 64);
+	assert_true(cfg_a.test.iterations_defaulted);
+	assert_int_equal(cfg_a.test.spec.iterations, 10000);
 
 	/* Largest, not last. */
 	parse_ok(PARSE("-c", "-a", "h", "-S", "1M,4K", "-q", "64,1"));
-	assert_int_equal(cfg_a.sizes[1], 4096);
-	assert_int_equal(cfg_a.spec.size_bytes, 1 << 20);
-	assert_int_equal(cfg_a.spec.queue_depth, 64);
+	assert_int_equal(cfg_a.test.sizes[1], 4096);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 1 << 20);
+	assert_int_equal(cfg_a.test.spec.queue_depth, 64);
 
 	parse_ok(PARSE("-c", "-a", "h", "-S", "2-8M"));
-	assert_int_equal(cfg_a.n_sizes, 23);
-	assert_int_equal(cfg_a.n_depths, 1);
-	assert_int_equal(cfg_a.depths[0], 16);
-	assert_int_equal(cfg_a.spec.size_bytes, 8 << 20);
+	assert_int_equal(cfg_a.test.n_sizes, 23);
+	assert_int_equal(cfg_a.test.n_depths, 1);
+	assert_int_equal(cfg_a.test.depths[0], 16);
+	assert_int_equal(cfg_a.test.spec.size_bytes, 8 << 20);
 
 	parse_ok(PARSE("-c", "-a", "h", "-q", "1-64"));
-	assert_int_equal(cfg_a.n_sizes, 1);
-	assert_int_equal(cfg_a.sizes[0], 65536);
-	assert_int_equal(cfg_a.n_depths, 7);
-	assert_int_equal(cfg_a.spec.queue_depth, 64);
-	assert_true(cfg_a.iterations_defaulted);
+	assert_int_equal(cfg_a.test.n_sizes, 1);
+	assert_int_equal(cfg_a.test.sizes[0], 65536);
+	assert_int_equal(cfg_a.test.n_depths, 7);
+	assert_int_equal(cfg_a.test.spec.queue_depth, 64);
+	assert_true(cfg_a.test.iterations_defaulted);
 }
 
 static void test_all_sizes(void **state)
@@ -649,13 +653,13 @@ static void test_all_sizes(void **state)
 	parse_ok(PARSE("-c", "-a", "h", "--all-sizes", "-q", "16"));
 	parse_ok(PARSE_B("-c", "-a", "h", "-S", "2-8M", "-q", "16"));
 	assert_same_config(&cfg_a, &cfg_b);
-	assert_int_equal(cfg_a.n_sizes, 23);
-	assert_int_equal(cfg_a.sizes[0], 2);
-	assert_int_equal(cfg_a.sizes[22], 8 << 20);
+	assert_int_equal(cfg_a.test.n_sizes, 23);
+	assert_int_equal(cfg_a.test.sizes[0], 2);
+	assert_int_equal(cfg_a.test.sizes[22], 8 << 20);
 	/* -a stays the address. */
 	parse_ok(PARSE("-c", "--all-sizes", "-a", "h"));
-	assert_string_equal(cfg_a.host, "h");
-	assert_int_equal(cfg_a.n_sizes, 23);
+	assert_string_equal(cfg_a.test.host, "h");
+	assert_int_equal(cfg_a.test.n_sizes, 23);
 }
 
 /* The sweep's own iteration count only when neither -C nor -t was given. */
@@ -663,17 +667,17 @@ static void test_iterations_defaulted(void **state)
 {
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h", "-S", "4K"));
-	assert_false(cfg_a.iterations_defaulted);
+	assert_false(cfg_a.test.iterations_defaulted);
 	parse_ok(PARSE("-c", "-a", "h", "-S", "4K-4K", "-q", "8"));
-	assert_false(cfg_a.iterations_defaulted);
+	assert_false(cfg_a.test.iterations_defaulted);
 	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,8K"));
-	assert_true(cfg_a.iterations_defaulted);
+	assert_true(cfg_a.test.iterations_defaulted);
 	parse_ok(PARSE("-c", "-a", "h", "-S", "4K,8K", "-C", "500"));
-	assert_false(cfg_a.iterations_defaulted);
-	assert_int_equal(cfg_a.spec.iterations, 500);
+	assert_false(cfg_a.test.iterations_defaulted);
+	assert_int_equal(cfg_a.test.spec.iterations, 500);
 	parse_ok(PARSE("-c", "-a", "h", "--all-sizes", "-t", "1"));
-	assert_false(cfg_a.iterations_defaulted);
-	assert_int_equal(cfg_a.spec.iterations, 0);
+	assert_false(cfg_a.test.iterations_defaulted);
+	assert_int_equal(cfg_a.test.spec.iterations, 0);
 }
 
 static void test_streams_threads(void **state)
@@ -684,30 +688,30 @@ static void test_streams_threads(void **state)
 	parse_ok(PARSE_B("-c", "-a", "h", "--streams", "8", "--threads=2",
 			 "--bidir", "--wait=event", "--cpu=0-3,6"));
 	assert_same_config(&cfg_a, &cfg_b);
-	assert_int_equal(cfg_a.spec.streams, 8);
-	assert_int_equal(cfg_a.spec.threads, 2);
-	assert_true(cfg_a.spec.bidir);
-	assert_int_equal(cfg_a.spec.wait, RP_WAIT_EVENT);
-	assert_int_equal(cfg_a.n_cpus, 5);
-	assert_int_equal(cfg_a.cpus[0], 0);
-	assert_int_equal(cfg_a.cpus[4], 6);
+	assert_int_equal(cfg_a.test.spec.streams, 8);
+	assert_int_equal(cfg_a.test.spec.threads, 2);
+	assert_true(cfg_a.test.spec.bidir);
+	assert_int_equal(cfg_a.test.spec.wait, RP_WAIT_EVENT);
+	assert_int_equal(cfg_a.test.n_cpus, 5);
+	assert_int_equal(cfg_a.test.cpus[0], 0);
+	assert_int_equal(cfg_a.test.cpus[4], 6);
 
 	/* Limits themselves are accepted; -T may equal -P. */
 	parse_ok(PARSE("-c", "-a", "h", "-P", "128", "-T", "64", "--wait",
 		       "busy"));
-	assert_int_equal(cfg_a.spec.streams, RP_SPEC_MAX_STREAMS);
-	assert_int_equal(cfg_a.spec.threads, RP_SPEC_MAX_THREADS);
-	assert_int_equal(cfg_a.spec.wait, RP_WAIT_BUSY);
+	assert_int_equal(cfg_a.test.spec.streams, RP_SPEC_MAX_STREAMS);
+	assert_int_equal(cfg_a.test.spec.threads, RP_SPEC_MAX_THREADS);
+	assert_int_equal(cfg_a.test.spec.wait, RP_WAIT_BUSY);
 	parse_ok(PARSE("-c", "-a", "h", "-T", "3", "-P", "3"));
-	assert_int_equal(cfg_a.spec.threads, 3);
+	assert_int_equal(cfg_a.test.spec.threads, 3);
 	parse_ok(PARSE("-c", "-a", "h", "-P", "2", "-S", "512M", "-q", "2"));
 	parse_ok(PARSE("-c", "-a", "h", "--cpu", "0-63"));
-	assert_int_equal(cfg_a.n_cpus, RP_MAX_CPUS);
+	assert_int_equal(cfg_a.test.n_cpus, RP_MAX_CPUS);
 
 	/* A server pins its own threads. */
 	parse_ok(PARSE("-s", "--cpu", "2,3"));
-	assert_int_equal(cfg_a.n_cpus, 2);
-	assert_int_equal(cfg_a.cpus[1], 3);
+	assert_int_equal(cfg_a.test.n_cpus, 2);
+	assert_int_equal(cfg_a.test.cpus[1], 3);
 }
 
 static void test_outputs(void **state)

@@ -34,15 +34,15 @@ static void test_local_without_client(void **state)
 			       "--file-size", "4M", "--random", "--buffered"),
 			 0);
 	assert_int_equal(cfg.mode, RP_MODE_CLIENT);
-	assert_null(cfg.host);
-	assert_int_equal(cfg.n_transports, 2);
-	assert_string_equal(cfg.transports[1], "file");
-	assert_string_equal(cfg.paths[0], "/tmp/a");
-	assert_string_equal(cfg.paths[1], "/mnt/b c");
-	assert_int_equal(rp_file_params(cfg.params)->file_size, 4 << 20);
-	assert_true(rp_file_params(cfg.params)->random &&
-		    rp_file_params(cfg.params)->buffered);
-	assert_int_equal(rp_file_params(cfg.params)->fsync_every, 0);
+	assert_null(cfg.test.host);
+	assert_int_equal(cfg.test.n_transports, 2);
+	assert_string_equal(cfg.test.transports[1], "file");
+	assert_string_equal(cfg.test.paths[0], "/tmp/a");
+	assert_string_equal(cfg.test.paths[1], "/mnt/b c");
+	assert_int_equal(rp_file_params(cfg.test.params)->file_size, 4 << 20);
+	assert_true(rp_file_params(cfg.test.params)->random &&
+		    rp_file_params(cfg.test.params)->buffered);
+	assert_int_equal(rp_file_params(cfg.test.params)->fsync_every, 0);
 }
 
 static void test_mixed_list(void **state)
@@ -57,10 +57,10 @@ static void test_mixed_list(void **state)
 	assert_int_equal(PARSE("-c", "-a", "h", "-x", "tcp,file:/tmp/f", "-o",
 			       "W", "--fsync-every", "8"),
 			 0);
-	assert_string_equal(cfg.paths[0], "");
-	assert_string_equal(cfg.paths[1], "/tmp/f");
-	assert_int_equal(rp_file_params(cfg.params)->fsync_every, 8);
-	assert_int_equal(rp_file_params(cfg.params)->file_size,
+	assert_string_equal(cfg.test.paths[0], "");
+	assert_string_equal(cfg.test.paths[1], "/tmp/f");
+	assert_int_equal(rp_file_params(cfg.test.params)->fsync_every, 8);
+	assert_int_equal(rp_file_params(cfg.test.params)->file_size,
 			 1ULL << 30); /* default */
 }
 
@@ -120,7 +120,8 @@ static void test_file_size_bound(void **state)
 		assert_non_null(strstr(err, "from 1 to 1024T"));
 	}
 	assert_int_equal(PARSE("-x", "file:/tmp/f", "--file-size", "1024T"), 0);
-	assert_int_equal(rp_file_params(cfg.params)->file_size, 1ULL << 50);
+	assert_int_equal(rp_file_params(cfg.test.params)->file_size,
+			 1ULL << 50);
 }
 
 int main(void)

@@ -330,20 +330,20 @@ static void fill_side(struct rp_side *s, double user_s)
  * interruption and an error. */
 static void full_doc(void)
 {
-	struct rp_spec *sp = &cfg.spec;
+	struct rp_spec *sp = &cfg.test.spec;
 
 	fx_config(&cfg);
 	odd_spec(sp);
 	sp->verify = false;
 	strcpy(sp->transport, "tcp");
-	snprintf(cfg.transports[0], RP_SPEC_NAME_LEN, "tcp");
-	cfg.n_sizes = 1;
-	cfg.sizes[0] = sp->size_bytes;
-	cfg.n_cpus = 1;
+	snprintf(cfg.test.transports[0], RP_SPEC_NAME_LEN, "tcp");
+	cfg.test.n_sizes = 1;
+	cfg.test.sizes[0] = sp->size_bytes;
+	cfg.test.n_cpus = 1;
 	cfg.interval_s = 0.5;
-	assert_int_equal(
-		rp_rate_parse_list("250k", cfg.rates, 1, &cfg.n_rates, NULL, 0),
-		0);
+	assert_int_equal(rp_rate_parse_list("250k", cfg.test.rates, 1,
+					    &cfg.test.n_rates, NULL, 0),
+			 0);
 	memset(&res, 0, sizeof(res));
 	snprintf(res.transport, sizeof(res.transport), "tcp");
 	res.spec = *sp;
@@ -408,7 +408,7 @@ static void test_spec_doc(void **state)
 	char path[] = "/tmp/rp_test_fields_XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	const struct rp_spec *a = &cfg.spec, *b;
+	const struct rp_spec *a = &cfg.test.spec, *b;
 
 	(void)state;
 	full_doc();
@@ -417,7 +417,7 @@ static void test_spec_doc(void **state)
 	fclose(f);
 	assert_int_equal(rp_report_load(path, &doc, &why), 0);
 	unlink(path);
-	b = &doc.cfg.spec;
+	b = &doc.cfg.test.spec;
 	assert_string_equal(a->transport, b->transport);
 	assert_int_equal(a->op, b->op);
 	assert_int_equal(a->size_bytes, b->size_bytes);

@@ -119,7 +119,7 @@ static int setup(void **state)
 {
 	(void)state;
 	fx_config(&cfg);
-	cfg.spec.lat_iterations = 200;
+	cfg.test.spec.lat_iterations = 200;
 	return 0;
 }
 
@@ -304,13 +304,14 @@ static void test_sweep(void **state)
 	size_t t, p;
 
 	(void)state;
-	memcpy(cfg.sizes, sizes, sizeof(sizes));
-	cfg.n_sizes = 3;
-	cfg.depths[0] = 16;
-	cfg.n_depths = 1;
-	cfg.n_transports = 2;
+	memcpy(cfg.test.sizes, sizes, sizeof(sizes));
+	cfg.test.n_sizes = 3;
+	cfg.test.depths[0] = 16;
+	cfg.test.n_depths = 1;
+	cfg.test.n_transports = 2;
 	for (t = 0; t < 2; t++) {
-		snprintf(cfg.transports[t], RP_SPEC_NAME_LEN, "%s", names[t]);
+		snprintf(cfg.test.transports[t], RP_SPEC_NAME_LEN, "%s",
+			 names[t]);
 		for (p = 0; p < 3; p++) {
 			/* rdma twice as fast, half the latency */
 			good_result(&res[t * 3 + p], names[t], sizes[p],
@@ -334,9 +335,9 @@ static void test_bidir_streams(void **state)
 	struct rp_result *r = &res[0];
 
 	(void)state;
-	cfg.spec.bidir = true;
-	cfg.spec.streams = 2;
-	cfg.spec.threads = 2;
+	cfg.test.spec.bidir = true;
+	cfg.test.spec.streams = 2;
+	cfg.test.spec.threads = 2;
 	good_result(r, "tcp", 4096, SECS, 1000);
 	fill_direction(r, RP_DIR_C2S, c2s, 2, 2, SECS);
 	fill_direction(r, RP_DIR_S2C, s2c, 2, 2, SECS);

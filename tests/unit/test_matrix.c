@@ -24,7 +24,7 @@
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
 
 static struct rp_xport_params params;
-static struct rp_config cfg = { .params = &params };
+static struct rp_config cfg = { .test.params = &params };
 
 static cJSON *new_doc(int ranks, uint32_t rounds)
 {

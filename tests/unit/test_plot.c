@@ -59,15 +59,15 @@ static void set_cfg(size_t n_transports, size_t n_sizes, size_t n_depths)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.mode = RP_MODE_CLIENT;
-	cfg.host = "10.0.0.2";
-	cfg.port = 18515;
-	rp_spec_defaults(&cfg.spec);
-	cfg.spec.iterations = 2000;
-	cfg.n_transports = n_transports;
+	cfg.test.host = "10.0.0.2";
+	cfg.test.port = 18515;
+	rp_spec_defaults(&cfg.test.spec);
+	cfg.test.spec.iterations = 2000;
+	cfg.test.n_transports = n_transports;
 	for (i = 0; i < n_transports; i++)
-		snprintf(cfg.transports[i], RP_SPEC_NAME_LEN, "tcp");
-	cfg.n_sizes = n_sizes;
-	cfg.n_depths = n_depths;
+		snprintf(cfg.test.transports[i], RP_SPEC_NAME_LEN, "tcp");
+	cfg.test.n_sizes = n_sizes;
+	cfg.test.n_depths = n_depths;
 }
 
 /* A plausible summary of @count values around @p50 ns. */
@@ -95,7 +95,7 @@ static void good(struct rp_result *r, const char *transport, uint64_t size,
 
 	reset(r);
 	snprintf(r->transport, sizeof(r->transport), "%s", transport);
-	r->spec = cfg.spec;
+	r->spec = cfg.test.spec;
 	r->spec.size_bytes = size;
 	r->spec.queue_depth = depth;
 	r->has_bandwidth = true;
@@ -113,7 +113,7 @@ static void failed(struct rp_result *r, const char *transport, uint64_t size,
 {
 	reset(r);
 	snprintf(r->transport, sizeof(r->transport), "%s", transport);
-	r->spec = cfg.spec;
+	r->spec = cfg.test.spec;
 	r->spec.size_bytes = size;
 	r->spec.queue_depth = depth;
 	r->failed = true;
@@ -285,7 +285,7 @@ static void test_sweep_two_transports(void **state)
 
 	(void)state;
 	set_cfg(2, 6, 1);
-	snprintf(cfg.transports[1], RP_SPEC_NAME_LEN, "rdma");
+	snprintf(cfg.test.transports[1], RP_SPEC_NAME_LEN, "rdma");
 	for (t = 0; t < 2; t++)
 		for (i = 0; i < 6; i++)
 			good(&res[t * 6 + i], t ? "rdma" : "tcp", sizes6[i], 16,
@@ -438,7 +438,7 @@ static void test_hostile_host(void **state)
 	good(&res[0], "tcp", 4096, 16, 1);
 	drop(1);
 	set_hosts(&res[0], "evil<&\">", "bad\x01\xff\xc3(name");
-	cfg.host = "a'b";
+	cfg.test.host = "a'b";
 	svg = render("hostile.svg", 1);
 	assert_non_null(strstr(svg, "evil&lt;&amp;&quot;&gt;"));
 	assert_null(strstr(svg, "<&\">"));

@@ -196,8 +196,8 @@ static int setup(void **state)
 	(void)state;
 	memset(res, 0, sizeof(res));
 	fx_config(&cfg);
-	cfg.spec.latency = cfg.spec.bandwidth = true;
-	cfg.spec.streams = cfg.spec.threads = 1;
+	cfg.test.spec.latency = cfg.test.spec.bandwidth = true;
+	cfg.test.spec.streams = cfg.test.spec.threads = 1;
 	good_result(&res[0], "tcp", 0, 4096, 16);
 	return 0;
 }
@@ -311,7 +311,7 @@ static void round_trip(const struct rp_config *c, const struct rp_result *r,
 	load_ok(path, &doc);
 	unlink(path);
 	assert_int_equal(doc.n, n);
-	assert_ptr_equal(doc.cfg.host, doc.host);
+	assert_ptr_equal(doc.cfg.test.host, doc.host);
 	assert_int_equal(doc.cfg.mode, RP_MODE_CLIENT);
 	assert_same_doc(want, &doc);
 	t1 = text_of(c, r, n);
@@ -343,7 +343,7 @@ static void test_fields(void **state)
 	cJSON *d;
 
 	(void)state;
-	cfg.spec.verify = true;
+	cfg.test.spec.verify = true;
 	res[0].spec.verify = true;
 	fill_spectrum(&res[0].latency_spectrum, 1234.5, 12);
 	d = rp_report_json_doc(&cfg, res, 1);
@@ -352,8 +352,8 @@ static void test_fields(void **state)
 	load_ok(path, &doc);
 	unlink(path);
 	assert_string_equal(doc.host, "server.example");
-	assert_int_equal(doc.cfg.port, 18520);
-	assert_true(doc.cfg.spec.verify);
+	assert_int_equal(doc.cfg.test.port, 18520);
+	assert_true(doc.cfg.test.spec.verify);
 	assert_true(doc.res[0].spec.verify);
 	assert_int_equal(doc.res[0].spec.warmup, 100);
 	assert_true(doc.res[0].has_bandwidth && doc.res[0].has_latency);
@@ -381,17 +381,17 @@ static void test_sweep(void **state)
 	size_t t, p;
 
 	(void)state;
-	cfg.n_transports = 2;
-	snprintf(cfg.transports[1], RP_SPEC_NAME_LEN, "rdma");
-	cfg.n_sizes = 3;
-	memcpy(cfg.sizes, sizes, sizeof(sizes));
-	cfg.n_depths = 1;
-	cfg.depths[0] = 16;
-	cfg.spec.size_bytes = 65536;
-	cfg.iterations_defaulted = true;
+	cfg.test.n_transports = 2;
+	snprintf(cfg.test.transports[1], RP_SPEC_NAME_LEN, "rdma");
+	cfg.test.n_sizes = 3;
+	memcpy(cfg.test.sizes, sizes, sizeof(sizes));
+	cfg.test.n_depths = 1;
+	cfg.test.depths[0] = 16;
+	cfg.test.spec.size_bytes = 65536;
+	cfg.test.iterations_defaulted = true;
 	for (t = 0; t < 2; t++)
 		for (p = 0; p < 3; p++)
-			good_result(&res[t * 3 + p], cfg.transports[t],
+			good_result(&res[t * 3 + p], cfg.test.transports[t],
 				    (uint32_t)p, sizes[p], 16);
 	for (p = 0; p < 6; p++)
 		res[p].spec.iterations = 100000 >> p;
@@ -407,14 +407,14 @@ static void test_sweep(void **state)
 static void test_streams(void **state)
 {
 	(void)state;
-	cfg.spec.streams = 3;
-	cfg.spec.threads = 2;
-	cfg.spec.wait = RP_WAIT_EVENT;
-	cfg.spec.iterations = 0;
-	cfg.spec.duration_ns = 2500000000ULL;
-	cfg.n_cpus = 2;
-	cfg.cpus[0] = 2;
-	cfg.cpus[1] = 5;
+	cfg.test.spec.streams = 3;
+	cfg.test.spec.threads = 2;
+	cfg.test.spec.wait = RP_WAIT_EVENT;
+	cfg.test.spec.iterations = 0;
+	cfg.test.spec.duration_ns = 2500000000ULL;
+	cfg.test.n_cpus = 2;
+	cfg.test.cpus[0] = 2;
+	cfg.test.cpus[1] = 5;
 	good_result(&res[0], "tcp", 0, 4096, 16);
 	fill_direction(&res[0], RP_DIR_C2S, 3001, 3, 2);
 	totals(&res[0]);
@@ -429,9 +429,9 @@ static void test_streams(void **state)
 static void test_bidir(void **state)
 {
 	(void)state;
-	cfg.spec.bidir = true;
-	cfg.spec.streams = 2;
-	cfg.spec.threads = 2;
+	cfg.test.spec.bidir = true;
+	cfg.test.spec.streams = 2;
+	cfg.test.spec.threads = 2;
 	good_result(&res[0], "tcp", 0, 4096, 16);
 	fill_direction(&res[0], RP_DIR_C2S, 600, 2, 2);
 	fill_direction(&res[0], RP_DIR_S2C, 433, 2, 2);
@@ -475,8 +475,8 @@ static void test_intervals(void **state)
 {
 	(void)state;
 	cfg.interval_s = 0.5;
-	cfg.spec.streams = 2;
-	cfg.spec.threads = 2;
+	cfg.test.spec.streams = 2;
+	cfg.test.spec.threads = 2;
 	good_result(&res[0], "tcp", 0, 4096, 16);
 	fill_direction(&res[0], RP_DIR_C2S, 800, 2, 2);
 	totals(&res[0]);
@@ -568,8 +568,8 @@ static void test_fixture(void **state)
 	want = read_text(path);
 	load_ok(path, &doc);
 	assert_int_equal(doc.n, 4);
-	assert_int_equal(doc.cfg.n_sizes, 2);
-	assert_int_equal(doc.cfg.n_depths, 2);
+	assert_int_equal(doc.cfg.test.n_sizes, 2);
+	assert_int_equal(doc.cfg.test.n_depths, 2);
 	assert_int_equal(doc.res[3].dir[RP_DIR_C2S].n_streams, 2);
 	/* written by another version, it says so */
 	w = cJSON_Parse(want);
@@ -843,8 +843,8 @@ static void test_wrong_types(void **state)
 	int m;
 
 	(void)state;
-	cfg.spec.bidir = true;
-	cfg.spec.streams = 2;
+	cfg.test.spec.bidir = true;
+	cfg.test.spec.streams = 2;
 	good_result(&res[1], "rdma", 1, 65536, 4);
 	fill_direction(&res[1], RP_DIR_C2S, 600, 2, 2);
 	fill_direction(&res[1], RP_DIR_S2C, 433, 2, 2);
@@ -898,11 +898,11 @@ static void test_odd_values(void **state)
 
 	(void)state;
 	loads(text, sizeof(text) - 1, &doc);
-	assert_int_equal(doc.cfg.spec.size_bytes, RP_SPEC_MAX_SIZE);
-	assert_int_equal(doc.cfg.spec.queue_depth, 0);
-	assert_int_equal(doc.cfg.port, 65535);
-	assert_int_equal(doc.cfg.n_cpus, 3);
-	assert_int_equal(doc.cfg.n_transports, 2);
+	assert_int_equal(doc.cfg.test.spec.size_bytes, RP_SPEC_MAX_SIZE);
+	assert_int_equal(doc.cfg.test.spec.queue_depth, 0);
+	assert_int_equal(doc.cfg.test.port, 65535);
+	assert_int_equal(doc.cfg.test.n_cpus, 3);
+	assert_int_equal(doc.cfg.test.n_transports, 2);
 	assert_true(isnan(doc.cfg.interval_s));
 	assert_true(doc.res[0].failed);
 	assert_int_equal(doc.res[0].dir[RP_DIR_S2C].n_streams, 1);

@@ -399,11 +399,11 @@ static void test_json_config_shapes(void **state)
 	cJSON *doc;
 
 	(void)state;
-	cfg.n_transports = 2;
-	snprintf(cfg.transports[1], RP_SPEC_NAME_LEN, "rdma");
-	cfg.spec.iterations = 0;
-	cfg.spec.duration_ns = 2500000000ULL;
-	cfg.spec.op = RP_OP_READ;
+	cfg.test.n_transports = 2;
+	snprintf(cfg.test.transports[1], RP_SPEC_NAME_LEN, "rdma");
+	cfg.test.spec.iterations = 0;
+	cfg.test.spec.duration_ns = 2500000000ULL;
+	cfg.test.spec.op = RP_OP_READ;
 	doc = rp_report_json_doc(&cfg, res, 0);
 	t = at(doc, "config.transport");
 	assert_true(cJSON_IsArray(t));
@@ -582,13 +582,14 @@ static void make_sweep(size_t nt)
 	struct rp_result *r;
 	size_t t, p;
 
-	memcpy(cfg.sizes, sizes, sizeof(sizes));
-	cfg.n_sizes = 3;
-	cfg.depths[0] = 16;
-	cfg.n_depths = 1;
-	cfg.n_transports = nt;
+	memcpy(cfg.test.sizes, sizes, sizeof(sizes));
+	cfg.test.n_sizes = 3;
+	cfg.test.depths[0] = 16;
+	cfg.test.n_depths = 1;
+	cfg.test.n_transports = nt;
 	for (t = 0; t < nt; t++) {
-		snprintf(cfg.transports[t], RP_SPEC_NAME_LEN, "%s", names[t]);
+		snprintf(cfg.test.transports[t], RP_SPEC_NAME_LEN, "%s",
+			 names[t]);
 		for (p = 0; p < 3; p++) {
 			r = &res[t * 3 + p];
 			good_result(r);
@@ -610,9 +611,9 @@ static void test_json_sweep(void **state)
 
 	(void)state;
 	make_sweep(2);
-	cfg.n_cpus = 2;
-	cfg.cpus[0] = 2;
-	cfg.cpus[1] = 5;
+	cfg.test.n_cpus = 2;
+	cfg.test.cpus[0] = 2;
+	cfg.test.cpus[1] = 5;
 	failed_result(&res[5], "setup", "no device");
 	snprintf(res[5].transport, sizeof(res[5].transport), "rdma");
 	res[5].point = 2;

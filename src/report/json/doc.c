@@ -20,13 +20,15 @@ static int transports_json(cJSON *c, const struct rp_field *f, const void *base)
 	size_t i;
 
 	(void)f;
-	if (cfg->n_transports == 1) {
-		cJSON_AddStringToObject(c, "transport", cfg->transports[0]);
+	if (cfg->test.n_transports == 1) {
+		cJSON_AddStringToObject(c, "transport",
+					cfg->test.transports[0]);
 		return 0;
 	}
 	t = cJSON_AddArrayToObject(c, "transport");
-	for (i = 0; t && i < cfg->n_transports; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateString(cfg->transports[i]));
+	for (i = 0; t && i < cfg->test.n_transports; i++)
+		cJSON_AddItemToArray(
+			t, cJSON_CreateString(cfg->test.transports[i]));
 	return 0;
 }
 
@@ -36,8 +38,9 @@ static int server_json(cJSON *c, const struct rp_field *f, const void *base)
 	const struct rp_config *cfg = base;
 
 	(void)f;
-	cJSON_AddStringToObject(c, "server", cfg->host ? cfg->host : "");
-	cJSON_AddNumberToObject(c, "port", cfg->port);
+	cJSON_AddStringToObject(c, "server",
+				cfg->test.host ? cfg->test.host : "");
+	cJSON_AddNumberToObject(c, "port", cfg->test.port);
 	return 0;
 }
 
@@ -46,26 +49,27 @@ static int server_json(cJSON *c, const struct rp_field *f, const void *base)
 static int lists_json(cJSON *c, const struct rp_field *f, const void *base)
 {
 	const struct rp_config *cfg = base;
-	double size = (double)cfg->spec.size_bytes;
-	double depth = cfg->spec.queue_depth;
+	double size = (double)cfg->test.spec.size_bytes;
+	double depth = cfg->test.spec.queue_depth;
 	cJSON *a;
 	size_t i;
 
 	(void)f;
 	a = cJSON_AddArrayToObject(c, "sizes");
-	for (i = 0; a && i < cfg->n_sizes; i++)
-		cJSON_AddItemToArray(a,
-				     cJSON_CreateNumber((double)cfg->sizes[i]));
-	if (a && !cfg->n_sizes)
+	for (i = 0; a && i < cfg->test.n_sizes; i++)
+		cJSON_AddItemToArray(
+			a, cJSON_CreateNumber((double)cfg->test.sizes[i]));
+	if (a && !cfg->test.n_sizes)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(size));
 	a = cJSON_AddArrayToObject(c, "queue_depths");
-	for (i = 0; a && i < cfg->n_depths; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->depths[i]));
-	if (a && !cfg->n_depths)
+	for (i = 0; a && i < cfg->test.n_depths; i++)
+		cJSON_AddItemToArray(a,
+				     cJSON_CreateNumber(cfg->test.depths[i]));
+	if (a && !cfg->test.n_depths)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(depth));
 	a = cJSON_AddArrayToObject(c, "cpus");
-	for (i = 0; a && i < cfg->n_cpus; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->cpus[i]));
+	for (i = 0; a && i < cfg->test.n_cpus; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->test.cpus[i]));
 	return 0;
 }
 
@@ -102,39 +106,42 @@ static int rates_json(cJSON *c, const struct rp_field *f, const void *base)
 	}
 
 const struct rp_field rp_report_config_fields[] = {
-	OP(rp_config, spec.op),
-	COUNT(rp_config, "size", spec.size_bytes, RP_FIELD_U64,
+	OP(rp_config, test.spec.op),
+	COUNT(rp_config, "size", test.spec.size_bytes, RP_FIELD_U64,
 	      RP_SPEC_MAX_SIZE, 0),
-	COUNT(rp_config, "queue_depth", spec.queue_depth, RP_FIELD_U32,
+	COUNT(rp_config, "queue_depth", test.spec.queue_depth, RP_FIELD_U32,
 	      RP_SPEC_MAX_DEPTH, 0),
-	{ DOC_AS(rp_config, "iterations", spec.iterations, RP_FIELD_U64, 0) },
-	{ DOC_AS(rp_config, "iterations_defaulted", iterations_defaulted,
-		 RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_config, "duration_ns", spec.duration_ns, RP_FIELD_U64, 0) },
-	{ DOC_AS(rp_config, "warmup", spec.warmup, RP_FIELD_U64, 0) },
-	{ DOC_AS(rp_config, "lat_iterations", spec.lat_iterations, RP_FIELD_U64,
+	{ DOC_AS(rp_config, "iterations", test.spec.iterations, RP_FIELD_U64,
 		 0) },
-	{ DOC_AS(rp_config, "latency", spec.latency, RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_config, "bandwidth", spec.bandwidth, RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_config, "verify", spec.verify, RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_config, "zerocopy", spec.zerocopy, RP_FIELD_BOOL,
+	{ DOC_AS(rp_config, "iterations_defaulted", test.iterations_defaulted,
+		 RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_config, "duration_ns", test.spec.duration_ns, RP_FIELD_U64,
+		 0) },
+	{ DOC_AS(rp_config, "warmup", test.spec.warmup, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_config, "lat_iterations", test.spec.lat_iterations,
+		 RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_config, "latency", test.spec.latency, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_config, "bandwidth", test.spec.bandwidth, RP_FIELD_BOOL,
+		 0) },
+	{ DOC_AS(rp_config, "verify", test.spec.verify, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_config, "zerocopy", test.spec.zerocopy, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
 	{ HOOK("transport", transports_json) },
-	{ DOC_AS(rp_config, "duration_s", spec.duration_ns, RP_FIELD_U64,
+	{ DOC_AS(rp_config, "duration_s", test.spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
 	  .scale = 1e9 },
 	{ HOOK("server", server_json) },
 	{ HOOK("sizes", lists_json) },
-	COUNT(rp_config, "streams", spec.streams, RP_FIELD_U32,
+	COUNT(rp_config, "streams", test.spec.streams, RP_FIELD_U32,
 	      RP_SPEC_MAX_STREAMS, RP_FIELD_ZERO_DFLT),
-	COUNT(rp_config, "threads", spec.threads, RP_FIELD_U32,
+	COUNT(rp_config, "threads", test.spec.threads, RP_FIELD_U32,
 	      RP_SPEC_MAX_THREADS, RP_FIELD_ZERO_DFLT),
-	{ DOC_AS(rp_config, "bidir", spec.bidir, RP_FIELD_BOOL, 0) },
-	WAIT(rp_config, spec.wait),
-	{ DOC_AS(rp_config, "signal", spec.signal, RP_FIELD_U32,
+	{ DOC_AS(rp_config, "bidir", test.spec.bidir, RP_FIELD_BOOL, 0) },
+	WAIT(rp_config, test.spec.wait),
+	{ DOC_AS(rp_config, "signal", test.spec.signal, RP_FIELD_U32,
 		 RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_DEPTH },
-	{ DOC_AS(rp_config, "post_list", spec.post_list, RP_FIELD_U32,
+	{ DOC_AS(rp_config, "post_list", test.spec.post_list, RP_FIELD_U32,
 		 RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_DEPTH },
 	{ HOOK("rates", rates_json) },

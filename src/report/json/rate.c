@@ -43,15 +43,15 @@ void rp_report_rates_json(const struct rp_config *cfg, cJSON *c)
 	cJSON *a;
 	size_t i;
 
-	if (!cfg->n_rates)
+	if (!cfg->test.n_rates)
 		return;
-	if (cfg->load_curve) {
-		cJSON_AddNumberToObject(c, "load_curve", cfg->load_curve);
+	if (cfg->test.load_curve) {
+		cJSON_AddNumberToObject(c, "load_curve", cfg->test.load_curve);
 		return;
 	}
 	a = cJSON_AddArrayToObject(c, "rates");
-	for (i = 0; a && i < cfg->n_rates; i++) {
-		rp_rate_text(&cfg->rates[i], text, sizeof(text));
+	for (i = 0; a && i < cfg->test.n_rates; i++) {
+		rp_rate_text(&cfg->test.rates[i], text, sizeof(text));
 		cJSON_AddItemToArray(a, cJSON_CreateString(text));
 	}
 }

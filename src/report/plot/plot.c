@@ -224,7 +224,7 @@ static void title(struct rp_plot *p)
 static void subtitle(struct rp_plot *p)
 {
 	const cJSON *c = NULL, *s = NULL;
-	const char *host = p->cfg ? p->cfg->host : NULL;
+	const char *host = p->cfg ? p->cfg->test.host : NULL;
 	size_t i;
 
 	for (i = 0; i < p->n && !(c && s); i++) {
@@ -267,7 +267,7 @@ static int draw(struct rp_plot *p)
 		rp_plot_no_data(p);
 		return 0;
 	}
-	if (p->cfg->n_rates && p->n % p->cfg->n_rates == 0)
+	if (p->cfg->test.n_rates && p->n % p->cfg->test.n_rates == 0)
 		return rp_plot_load(p);
 	rc = group(p);
 	if (rc)

@@ -182,19 +182,19 @@ static int transports_read(const struct rp_reader *l, const cJSON *c,
 			   struct rp_config *cfg)
 {
 	const cJSON *t = rp_read_get(c, "transport"), *a, *e;
-	char(*names)[RP_SPEC_NAME_LEN] = cfg->transports;
+	char(*names)[RP_SPEC_NAME_LEN] = cfg->test.transports;
 	int err;
 
 	if (cJSON_IsString(t)) {
 		snprintf(names[0], sizeof(names[0]), "%s", t->valuestring);
-		cfg->n_transports = 1;
+		cfg->test.n_transports = 1;
 		return 0;
 	}
 	err = list_get(l, c, "transport", RP_MAX_TRANSPORTS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		snprintf(names[cfg->n_transports++], sizeof(names[0]), "%s",
-			 cJSON_IsString(e) ? e->valuestring : "");
+		snprintf(names[cfg->test.n_transports++], sizeof(names[0]),
+			 "%s", cJSON_IsString(e) ? e->valuestring : "");
 	}
 	return err;
 }
@@ -209,21 +209,22 @@ static int lists_read(const struct rp_reader *l, const cJSON *c,
 	err = list_get(l, c, "sizes", RP_MAX_SIZES, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		cfg->sizes[cfg->n_sizes++] =
+		cfg->test.sizes[cfg->test.n_sizes++] =
 			rp_read_item_u64(e, RP_SPEC_MAX_SIZE);
 	}
 	if (!err)
 		err = list_get(l, c, "queue_depths", RP_MAX_DEPTHS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		cfg->depths[cfg->n_depths++] =
+		cfg->test.depths[cfg->test.n_depths++] =
 			(uint32_t)rp_read_item_u64(e, RP_SPEC_MAX_DEPTH);
 	}
 	if (!err)
 		err = list_get(l, c, "cpus", RP_MAX_CPUS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		cfg->cpus[cfg->n_cpus++] = (int)rp_read_item_u64(e, INT_MAX);
+		cfg->test.cpus[cfg->test.n_cpus++] =
+			(int)rp_read_item_u64(e, INT_MAX);
 	}
 	return err;
 }
@@ -232,20 +233,20 @@ static int config_read(const struct rp_reader *l, const cJSON *c,
 		       struct rp_report_doc *doc)
 {
 	struct rp_config *cfg = &doc->cfg;
-	struct rp_spec *sp = &cfg->spec;
+	struct rp_spec *sp = &cfg->test.spec;
 	int err;
 
 	rp_fields_read(c, cfg, rp_report_config_fields,
 		       rp_report_config_n_fields, RP_FIELD_DOC);
 	rp_read_str(c, "server", doc->host, sizeof(doc->host));
-	cfg->port = (uint16_t)rp_read_u64(c, "port", UINT16_MAX);
+	cfg->test.port = (uint16_t)rp_read_u64(c, "port", UINT16_MAX);
 	err = transports_read(l, c, cfg);
 	if (!err)
 		err = lists_read(l, c, cfg);
 	if (!err)
 		err = rp_read_rates(l, c, cfg);
 	snprintf(sp->transport, sizeof(sp->transport), "%s",
-		 cfg->transports[0]);
+		 cfg->test.transports[0]);
 	return err;
 }
 
@@ -329,7 +330,7 @@ int rp_report_load(const char *path, struct rp_report_doc *doc,
 
 	memset(doc, 0, sizeof(*doc));
 	doc->cfg.mode = RP_MODE_CLIENT;
-	doc->cfg.host = doc->host;
+	doc->cfg.test.host = doc->host;
 	err = rp_read_parse(&l, &root);
 	if (!err)
 		err = check_doc(&l, root);

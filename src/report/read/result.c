@@ -276,7 +276,7 @@ static void point_read(const cJSON *o, const struct rp_config *cfg,
 	const cJSON *err = rp_read_get(o, "error");
 	const cJSON *phase = rp_read_get(o, "phase");
 
-	r->spec = cfg->spec;
+	r->spec = cfg->test.spec;
 	rp_fields_read(o, r, rp_report_point_fields, rp_report_point_n_fields,
 		       RP_FIELD_DOC);
 	memcpy(r->spec.transport, r->transport, sizeof(r->transport));

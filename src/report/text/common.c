@@ -65,8 +65,8 @@ void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
 		fprintf(f, ", signal 1 in %u", sp->signal);
 	if (sp->post_list)
 		fprintf(f, ", post list %u", sp->post_list);
-	for (i = 0; i < cfg->n_cpus; i++)
-		fprintf(f, "%s%d", i ? "," : ", on cpus ", cfg->cpus[i]);
+	for (i = 0; i < cfg->test.n_cpus; i++)
+		fprintf(f, "%s%d", i ? "," : ", on cpus ", cfg->test.cpus[i]);
 }
 
 void rp_report_server_line(FILE *f, const struct rp_config *cfg,
@@ -76,7 +76,7 @@ void rp_report_server_line(FILE *f, const struct rp_config *cfg,
 		return; /* a local transport: no server */
 	fprintf(f, "  server %s (%s port %u)%s\n",
 		rp_report_host_name(r->server_host),
-		cfg->host ? cfg->host : "?", cfg->port,
+		cfg->test.host ? cfg->test.host : "?", cfg->test.port,
 		r->spec.verify ? ", payload verified" : "");
 }
 
@@ -90,8 +90,8 @@ void rp_report_point_cells(FILE *f, const struct rp_config *cfg,
 	char sz[32];
 
 	rp_config_point(cfg, p, &si, &di, &ri);
-	size = cfg->n_sizes ? cfg->sizes[si] : r->spec.size_bytes;
-	depth = cfg->n_depths ? cfg->depths[di] : r->spec.queue_depth;
+	size = cfg->test.n_sizes ? cfg->test.sizes[si] : r->spec.size_bytes;
+	depth = cfg->test.n_depths ? cfg->test.depths[di] : r->spec.queue_depth;
 
 	fprintf(f, "  %9s %5u", rp_units_format_size(size, sz, sizeof(sz)),
 		depth);
@@ -102,30 +102,30 @@ void rp_report_text_title(FILE *f, const struct rp_config *cfg,
 			  const struct rp_result *res,
 			  struct rp_report_shape shape)
 {
-	size_t t, ns = cfg->n_sizes ? cfg->n_sizes : 1;
-	size_t nd = cfg->n_depths ? cfg->n_depths : 1;
+	size_t t, ns = cfg->test.n_sizes ? cfg->test.n_sizes : 1;
+	size_t nd = cfg->test.n_depths ? cfg->test.n_depths : 1;
 	char name[RP_SPEC_NAME_LEN + 24];
 
 	fprintf(f, "rdmaperf %s: ", RP_VERSION);
 	if (shape.n_transports == 1)
 		fprintf(f, "%s ", res[0].transport);
 	fprintf(f, "%s %s, %zu points (%zu size%s x %zu depth%s",
-		rp_op_name(cfg->spec.op),
-		cfg->load_curve ? "load curve" : "sweep", shape.n_points, ns,
-		ns == 1 ? "" : "s", nd, nd == 1 ? "" : "s");
-	if (cfg->n_rates)
-		fprintf(f, " x %zu rate%s", cfg->n_rates,
-			cfg->n_rates == 1 ? "" : "s");
+		rp_op_name(cfg->test.spec.op),
+		cfg->test.load_curve ? "load curve" : "sweep", shape.n_points,
+		ns, ns == 1 ? "" : "s", nd, nd == 1 ? "" : "s");
+	if (cfg->test.n_rates)
+		fprintf(f, " x %zu rate%s", cfg->test.n_rates,
+			cfg->test.n_rates == 1 ? "" : "s");
 	fputc(')', f);
 	for (t = 0; shape.n_transports > 1 && t < shape.n_transports; t++) {
 		rp_report_column(res, shape.n_transports, shape.n_points, t,
 				 name, sizeof(name));
 		fprintf(f, "%s%s", t ? ", " : " on ", name);
 	}
-	rp_report_test_flags(f, cfg, &cfg->spec);
-	if (cfg->spec.duration_ns)
+	rp_report_test_flags(f, cfg, &cfg->test.spec);
+	if (cfg->test.spec.duration_ns)
 		fprintf(f, ", %.1f s per point",
-			(double)cfg->spec.duration_ns / 1e9);
+			(double)cfg->test.spec.duration_ns / 1e9);
 	fputc('\n', f);
 	rp_report_server_line(f, cfg, &res[0]);
 }

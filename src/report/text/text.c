@@ -123,7 +123,7 @@ void rp_report_text(FILE *f, const struct rp_config *cfg,
 	struct rp_report_shape shape = rp_report_shape(cfg, n);
 	size_t i;
 
-	if (shape.n_points > 1 && cfg->n_rates) {
+	if (shape.n_points > 1 && cfg->test.n_rates) {
 		rp_report_text_load(f, cfg, res, shape);
 	} else if (shape.n_points > 1 && shape.n_transports == 1) {
 		rp_report_text_sweep(f, cfg, res, n);
