@@ -53,7 +53,9 @@ from e2elib import (ERROR, HELLO, QUICK, VERSION, LoudServer,  # noqa: E402
 AUTH = 11  # src/proto/proto.h RP_MSG_AUTH
 CTRL_TIMEOUT_S = 10  # src/run/run.h RP_CTRL_TIMEOUT_MS
 GATE_MAX, GATE_PER_SOURCE = 16, 4  # src/run/server.h
-FAST = 5.0  # seconds: a keyed run must not wait for an attacker
+FAST = 5.0  # seconds: a raw peer's answer that must come at once
+KEYED_PEER = "127.0.0.1:"  # the keyed client's lines in the server's log
+TIMED_OUT = "timed out"  # a gate peer cut off at the control timeout
 SMALL = QUICK + ["-x", "tcp", "-o", "W", "-S", "4K", "-C", "2000"]
 KEYS = tempfile.mkdtemp(prefix="rdmaperf-gate-")
 KEY = os.path.join(KEYS, "key")
@@ -86,13 +88,38 @@ def told_busy(r):
     return r.rc == 1 and "busy" in r.err
 
 
+def log_lines(srv):
+    return srv.stderr().splitlines()
+
+
+def before_any_timeout(srv, since, mark, what, r):
+    """In the server's log from line @since on, the keyed client's first
+    line holding @mark comes before any gate peer was cut off at the
+    control timeout: the server answered it while those peers were still
+    in the gate, so it did not wait for one. That is the gate's promise;
+    how long @r then ran is the machine's (its streams busy-poll, and the
+    host has 2 cores under load), so its seconds are no measure of it."""
+    lines = log_lines(srv)[since:]
+    mine = [i for i, ln in enumerate(lines) if KEYED_PEER in ln and
+            mark in ln]
+    check(mine, lambda: "%s: no %r line for the keyed client in the "
+          "server's log:\n%s\n%s" % (what, mark, r.describe(),
+                                      "\n".join(lines)[-3000:]))
+    late = [ln for ln in lines[:mine[0]] if TIMED_OUT in ln]
+    check(not late, lambda: "%s: the server answered the keyed client only "
+          "after a peer in the gate timed out (%.1f s):\n%s" %
+          (what, r.seconds, "\n".join(lines[:mine[0] + 1])[-3000:]))
+
+
 def ran_at_once(srv, what):
+    """A keyed run that succeeds, neither told "busy" nor kept waiting for
+    a peer in the gate; its seconds."""
+    since = len(log_lines(srv))
     r = keyed_run(srv)
     check(r.rc == 0, lambda: "%s: the keyed client failed%s:\n%s\nserver:\n%s"
           % (what, " (busy)" if told_busy(r) else "", r.describe(),
              srv.stderr()[-3000:]))
-    check(r.seconds < FAST, lambda: "%s: the keyed client took %.1f s" %
-          (what, r.seconds))
+    before_any_timeout(srv, since, ": test: ", what, r)
     return r.seconds
 
 
@@ -235,17 +262,11 @@ def test_busy_after_proof(binary):
                   "once, got %r after %r s" % (msgs, took))
             log("  the second proven peer was told busy after %.2f s" %
                 (time.monotonic() - t0))
+            leave([b])  # the server frees the slot before it closes
         finally:
             a.close()
             b.close()
-        deadline = time.monotonic() + 5
-        while True:  # b's close frees the slot at once
-            r = keyed_run(srv)
-            if r.rc == 0 or not told_busy(r) or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        check(r.rc == 0, lambda: "after the proven peers: the keyed client "
-              "failed:\n" + r.describe())
+        ran_at_once(srv, "after the proven peers")
 
 
 
@@ -307,6 +328,21 @@ def test_chained(binary):
         check(srv.alive(), "the server died:\n" + srv.stderr())
 
 
+def leave(socks):
+    """Each of @socks leaves the gate: its end of the connection shut, and
+    then the server's close awaited. The server takes a peer out of the
+    gate before it closes the connection (server.c conn_main), so once
+    every one has seen EOF, none of them counts against the gate; a close
+    alone says nothing about when the server will have noticed."""
+    for s in socks:
+        s.shutdown(socket.SHUT_WR)
+    for s in socks:
+        took, _ = closed_within(s, FAST)
+        check(took is not None, "a peer that left the gate: the server did "
+              "not close its connection within %.0f s" % FAST)
+        s.close()
+
+
 def silent_peers(port, sources, n):
     """@n silent connections from each of @sources; after a second,
     (those still open, those told "busy" and closed)."""
@@ -341,7 +377,6 @@ def silent_peers(port, sources, n):
 
 def test_per_source(binary):
     with GateServer(binary) as srv:
-        t0 = time.monotonic()
         held, busy = silent_peers(srv.port, ["127.0.0.2"], 20)
         log("  20 silent peers from 127.0.0.2: %d wait in the gate, %d "
             "told busy" % (len(held), len(busy)))
@@ -350,34 +385,24 @@ def test_per_source(binary):
                   "want %d of 20 peers from one address in the gate, got "
                   "%d" % (GATE_PER_SOURCE, len(held)))
             ran_at_once(srv, "4 silent peers from 127.0.0.2 in the gate")
-            check(time.monotonic() - t0 < CTRL_TIMEOUT_S - 1,
-                  "too slow: the gate's peers may have timed out")
-            for s in held:
-                s.close()
-            t0 = time.monotonic()
+            leave(held)
             held, busy = silent_peers(
                 srv.port, ["127.0.0.%d" % i for i in range(3, 9)], 4)
             log("  then 4 each from 127.0.0.3-8: %d in the gate, %d told "
                 "busy" % (len(held), len(busy)))
             check(len(held) == GATE_MAX,
                   "want a full gate of %d, got %d" % (GATE_MAX, len(held)))
+            since = len(log_lines(srv))
             r = keyed_run(srv)
-            check(told_busy(r) and r.seconds < FAST,
-                  lambda: "the gate is full: want 'busy' at once:\n" +
+            check(told_busy(r), lambda: "the gate is full: want 'busy':\n" +
                   r.describe())
-            check(time.monotonic() - t0 < CTRL_TIMEOUT_S - 1,
-                  "too slow: the gate's peers may have timed out")
+            before_any_timeout(srv, since, "busy, turned away: the gate is "
+                               "full", "the gate is full", r)
+            leave(held)
         finally:
             for s in held:
                 s.close()
-        deadline = time.monotonic() + 5
-        while True:  # the gate sees each close at once
-            r = keyed_run(srv)
-            if r.rc == 0 or not told_busy(r) or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        check(r.rc == 0, lambda: "the gate emptied: the keyed client "
-              "failed:\n" + r.describe())
+        ran_at_once(srv, "the gate emptied")
         lines = [ln for ln in srv.stderr().splitlines()
                  if "busy, turned away" in ln and "127.0.0.2:" in ln]
         check(len(lines) >= 20 - GATE_PER_SOURCE, lambda: "want a log line "

@@ -315,10 +315,14 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
     def stderr(self):
+        """The server's log so far. Read with pread: the server writes
+        through the same open file, so a seek here would move its offset
+        too, and a line it logged meanwhile would overwrite the start."""
         if not self.errfile:
             return ""
-        self.errfile.seek(0)
-        return self.errfile.read()
+        fd = self.errfile.fileno()
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode(
+            errors="replace")
 
     stop_grace = 5  # seconds between SIGTERM and SIGKILL in stop()
 
