@@ -196,7 +196,7 @@ cJSON *rp_report_config_json(const struct rp_config *cfg)
 
 static cJSON *loaded_json(const struct rp_result *r)
 {
-	cJSON *l = rp_report_latency_json(&r->latency);
+	cJSON *l = rp_report_latency_json(&r->flow.latency);
 
 	rp_report_spectrum_json(&r->latency_spectrum, l);
 	return l;
@@ -317,15 +317,17 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 	if (!o)
 		return NULL;
 	point_json(r, o);
-	rp_report_num(o, "bytes", (double)r->bytes);
-	rp_report_num(o, "messages", (double)r->messages);
-	rp_report_num(o, "seconds", r->seconds);
+	rp_report_num(o, "bytes", (double)r->flow.bytes);
+	rp_report_num(o, "messages", (double)r->flow.messages);
+	rp_report_num(o, "seconds", r->flow.seconds);
 	rp_report_num(o, "warmup_messages", (double)r->warmup_messages);
 	rp_report_add_or_null(
 		o, "throughput", r->has_bandwidth,
-		rp_report_throughput_json(r->bits_per_second, r->mib_per_second,
-					  r->messages_per_second));
-	rp_report_add_or_null(o, "latency", r->has_latency, loaded_json(r));
+		rp_report_throughput_json(r->flow.bits_per_second,
+					  r->flow.mib_per_second,
+					  r->flow.messages_per_second));
+	rp_report_add_or_null(o, "latency", r->flow.has_latency,
+			      loaded_json(r));
 	rp_report_add_or_null(o, "latency_unloaded", r->has_unloaded,
 			      unloaded_json(r));
 	rp_report_rate_add(r, o);
