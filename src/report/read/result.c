@@ -276,7 +276,9 @@ static void point_read(const cJSON *o, const struct rp_config *cfg,
 		rp_phase_parse(phase->valuestring, &r->interrupted_phase);
 }
 
-/* The test's figures: totals, throughput, both latencies. */
+/* The test's figures: totals, throughput and latency under load as a
+ * flow's (json/doc.c writes them in the same form, warmup_messages among
+ * them), the unloaded latency, both spectra. */
 static int figures_read(const struct rp_reader *l, const cJSON *o,
 			struct rp_result *r)
 {
@@ -285,17 +287,10 @@ static int figures_read(const struct rp_reader *l, const cJSON *o,
 	const cJSON *unl = rp_read_get(o, "latency_unloaded");
 	const cJSON *m = rp_read_get(unl, "method");
 
-	r->flow.bytes = rp_read_u64(o, "bytes", RP_JSON_MAX_EXACT);
-	r->flow.messages = rp_read_u64(o, "messages", RP_JSON_MAX_EXACT);
-	r->flow.seconds = rp_read_num(o, "seconds");
+	flow_read(o, &r->flow);
 	r->warmup_messages =
 		rp_read_u64(o, "warmup_messages", RP_JSON_MAX_EXACT);
 	r->has_bandwidth = cJSON_IsObject(t);
-	r->flow.bits_per_second = rp_read_num(t, "bits_per_second");
-	r->flow.mib_per_second = rp_read_num(t, "mib_per_second");
-	r->flow.messages_per_second = rp_read_num(t, "messages_per_second");
-	r->flow.has_latency = cJSON_IsObject(lat);
-	rp_read_summary(lat, &r->flow.latency);
 	r->has_unloaded = cJSON_IsObject(unl);
 	rp_read_summary(unl, &r->unloaded);
 	r->rtt.p50 = rp_read_ns(rp_read_num(unl, "rtt_p50"));
