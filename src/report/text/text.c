@@ -44,17 +44,8 @@ static void header(FILE *f, const struct rp_config *cfg,
 /* The throughput phase: the total, then each direction and stream. */
 static void throughput(FILE *f, const struct rp_result *r)
 {
-	char sz[32];
-
-	fprintf(f,
-		"  %-14s %.3f Gb/s   %.2f MiB/s   %.0f msg/s"
-		"   (%llu messages, %s in %.3f s)\n",
-		r->spec.bidir ? "throughput sum" : "throughput",
-		r->flow.bits_per_second / 1e9, r->flow.mib_per_second,
-		r->flow.messages_per_second,
-		(unsigned long long)r->flow.messages,
-		rp_units_format_size(r->flow.bytes, sz, sizeof(sz)),
-		r->flow.seconds);
+	rp_report_text_flow(f, r->spec.bidir ? "throughput sum" : "throughput",
+			    &r->flow);
 	if (r->has_interval_range)
 		fprintf(f,
 			"  %-14s lowest %.3f Gb/s, highest %.3f Gb/s "
