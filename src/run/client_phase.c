@@ -375,9 +375,11 @@ static void client_cpu(struct client *c, struct traffic *t, uint64_t bytes)
 		rp_cpu_usage_own_threads(u, bytes);
 }
 
-/* The test's figures: the sum of its directions. */
+/* The test's figures: the sum of its directions, over the longer's time;
+ * the latency under load is the client's direction's. */
 static void totals(struct rp_result *r)
 {
+	struct rp_flow *t = &r->flow;
 	int d;
 
 	for (d = 0; d < RP_DIR__COUNT; d++) {
@@ -385,15 +387,15 @@ static void totals(struct rp_result *r)
 
 		if (!r->dir[d].present)
 			continue;
-		r->bytes += f->bytes;
-		r->messages += f->messages;
-		r->seconds = f->seconds > r->seconds ? f->seconds : r->seconds;
-		r->bits_per_second += f->bits_per_second;
-		r->mib_per_second += f->mib_per_second;
-		r->messages_per_second += f->messages_per_second;
+		t->bytes += f->bytes;
+		t->messages += f->messages;
+		t->seconds = f->seconds > t->seconds ? f->seconds : t->seconds;
+		t->bits_per_second += f->bits_per_second;
+		t->mib_per_second += f->mib_per_second;
+		t->messages_per_second += f->messages_per_second;
 	}
-	r->latency = r->dir[RP_DIR_C2S].flow.latency;
-	r->has_latency = true;
+	t->latency = r->dir[RP_DIR_C2S].flow.latency;
+	t->has_latency = true;
 	r->has_bandwidth = true;
 }
 
@@ -441,17 +443,17 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 	r->client.present = true;
 	r->client.messages = r->dir[RP_DIR_C2S].flow.messages;
 	r->client.bytes = r->dir[RP_DIR_C2S].flow.bytes;
-	client_cpu(c, t, r->bytes);
+	client_cpu(c, t, r->flow.bytes);
 	if (has_done)
 		server_side(&done, &r->server);
 	err = check_server_counts(c);
 	if (err)
 		return err;
 	r->server.cpu.us_per_kib = rp_cpu_service_demand(
-		r->server.cpu.user_s, r->server.cpu.sys_s, r->bytes);
+		r->server.cpu.user_s, r->server.cpu.sys_s, r->flow.bytes);
 	r->server.cpu.cycles_per_kib =
 		rp_cpu_cycles_per_kib(r->server.cpu.user_s, r->server.cpu.sys_s,
-				      r->bytes, r->server.cpu.hz);
+				      r->flow.bytes, r->server.cpu.hz);
 	return 0;
 }
 

@@ -52,7 +52,7 @@ static int rate_from_peak(struct client *c, struct rp_result *res, size_t i)
 	    c->cfg->test.rates[ri].kind != RP_RATE_PEAK)
 		return 0;
 	peak = &res[i - ri];
-	if (peak->failed || !(peak->messages_per_second > 0))
+	if (peak->failed || !(peak->flow.messages_per_second > 0))
 		return fail(&res[i], -EINVAL, "load",
 			    "no peak to take a share of: the closed-loop point "
 			    "%s",

@@ -92,15 +92,10 @@ struct rp_result {
 	uint32_t point;	     /* index in the sweep */
 	uint64_t warmup_messages;
 	bool has_bandwidth;
-	/* The test: with --bidir the sum of both directions. */
-	uint64_t bytes;
-	uint64_t messages;
-	double seconds;
-	double bits_per_second;
-	double mib_per_second;
-	double messages_per_second;
-	bool has_latency; /* completion latency under load, ns (merged) */
-	struct rp_hist_summary latency;
+	/* The test: with --bidir the sum of both directions (seconds the
+	 * longer); its latency the client's direction's. No corrected
+	 * latency or schedule: those are the client direction's flow. */
+	struct rp_flow flow;
 	struct rp_direction dir[RP_DIR__COUNT];
 	struct rp_spectrum latency_spectrum; /* n = 0: none */
 	/* -i: the throughput phase interval by interval (owned), and the

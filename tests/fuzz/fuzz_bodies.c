@@ -410,11 +410,11 @@ static void body_done(cJSON *body, unsigned int v)
 			return;
 		}
 		check_direction(&r.dir[RP_DIR_S2C], n_rev);
-		r.bytes = r.dir[RP_DIR_S2C].flow.bytes;
-		r.messages = r.dir[RP_DIR_S2C].flow.messages;
-		r.seconds = r.dir[RP_DIR_S2C].flow.seconds;
+		r.flow.bytes = r.dir[RP_DIR_S2C].flow.bytes;
+		r.flow.messages = r.dir[RP_DIR_S2C].flow.messages;
+		r.flow.seconds = r.dir[RP_DIR_S2C].flow.seconds;
 	}
-	r.has_bandwidth = r.has_latency = true;
+	r.has_bandwidth = r.flow.has_latency = true;
 	r.server.present = true;
 	r.server.messages = done.messages;
 	r.server.bytes = done.bytes;
@@ -424,10 +424,10 @@ static void body_done(cJSON *body, unsigned int v)
 	r.server.zc = done.zc;
 	check_cpu(&r.server.cpu);
 	r.server.cpu.us_per_kib = rp_cpu_service_demand(
-		r.server.cpu.user_s, r.server.cpu.sys_s, r.bytes);
+		r.server.cpu.user_s, r.server.cpu.sys_s, r.flow.bytes);
 	r.server.cpu.cycles_per_kib =
 		rp_cpu_cycles_per_kib(r.server.cpu.user_s, r.server.cpu.sys_s,
-				      r.bytes, r.server.cpu.hz);
+				      r.flow.bytes, r.server.cpu.hz);
 	render(&r);
 }
 

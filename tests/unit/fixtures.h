@@ -134,12 +134,12 @@ static inline void fx_totals(struct rp_result *r, uint64_t msgs, uint64_t size,
 			     double secs)
 {
 	r->has_bandwidth = true;
-	r->messages = msgs;
-	r->bytes = msgs * size;
-	r->seconds = secs;
-	r->bits_per_second = (double)r->bytes * 8 / secs;
-	r->mib_per_second = (double)r->bytes / 1048576.0 / secs;
-	r->messages_per_second = (double)msgs / secs;
+	r->flow.messages = msgs;
+	r->flow.bytes = msgs * size;
+	r->flow.seconds = secs;
+	r->flow.bits_per_second = (double)r->flow.bytes * 8 / secs;
+	r->flow.mib_per_second = (double)r->flow.bytes / 1048576.0 / secs;
+	r->flow.messages_per_second = (double)msgs / secs;
 }
 
 /* @r (holding nothing): @cfg's test on @transport, failed before it

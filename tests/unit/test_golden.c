@@ -96,14 +96,14 @@ static void good_result(struct rp_result *r, const char *transport,
 	r->spec.size_bytes = size;
 	r->warmup_messages = 100;
 	fx_totals(r, MSGS, size, secs);
-	r->has_latency = true;
-	fx_summary(&r->latency, MSGS, lat_ns);
+	r->flow.has_latency = true;
+	fx_summary(&r->flow.latency, MSGS, lat_ns);
 	r->has_unloaded = true;
 	fx_summary(&r->unloaded, 200, lat_ns / 2);
 	fx_summary(&r->rtt, 200, lat_ns);
 	r->unloaded_halved = true;
-	fill_side(&r->client, 0.125, 0.25, r->bytes);
-	fill_side(&r->server, 0.0625, 0.1875, r->bytes);
+	fill_side(&r->client, 0.125, 0.25, r->flow.bytes);
+	fill_side(&r->server, 0.0625, 0.1875, r->flow.bytes);
 	fill_direction(r, RP_DIR_C2S, one, 1, 1, secs);
 }
 

@@ -99,9 +99,9 @@ static void good(struct rp_result *r, const char *transport, uint64_t size,
 	r->spec.size_bytes = size;
 	r->spec.queue_depth = depth;
 	r->has_bandwidth = true;
-	r->bits_per_second = scale * 90e9 * s / (s + 4096);
-	r->has_latency = true;
-	summary(&r->latency, 2000, (2000 + s / 10) / scale);
+	r->flow.bits_per_second = scale * 90e9 * s / (s + 4096);
+	r->flow.has_latency = true;
+	summary(&r->flow.latency, 2000, (2000 + s / 10) / scale);
 	r->has_unloaded = true;
 	r->unloaded_halved = true;
 	summary(&r->unloaded, 1000, (1500 + s / 12) / scale);
@@ -346,7 +346,7 @@ static void test_distribution(void **state)
 	(void)state;
 	set_cfg(1, 1, 1);
 	good(r, "tcp", 4096, 16, 1);
-	spectrum(&r->latency_spectrum, &r->latency, 20000, 30000);
+	spectrum(&r->latency_spectrum, &r->flow.latency, 20000, 30000);
 	spectrum(&r->unloaded_spectrum, &r->unloaded, 6000, 4000);
 	pts = r->latency_spectrum.n + r->unloaded_spectrum.n;
 	assert_true(r->latency_spectrum.n > 20);
@@ -459,9 +459,9 @@ static void test_not_finite(void **state)
 	set_cfg(1, 6, 1);
 	for (i = 0; i < 6; i++)
 		good(&res[i], "tcp", sizes6[i], 16, 1);
-	res[1].bits_per_second = NAN;
+	res[1].flow.bits_per_second = NAN;
 	res[2].unloaded.p99 = INFINITY;
-	res[4].bits_per_second = -INFINITY;
+	res[4].flow.bits_per_second = -INFINITY;
 	svg = render("not_finite.svg", 6);
 	assert_int_equal(count(svg, "class=\"series\""), 1);
 	assert_int_equal(count(svg, "<circle class=\"point\""), 4);

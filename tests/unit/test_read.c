@@ -137,23 +137,23 @@ static void totals(struct rp_result *r)
 {
 	int d;
 
-	r->bytes = r->messages = 0;
-	r->seconds = r->bits_per_second = 0;
-	r->mib_per_second = r->messages_per_second = 0;
+	r->flow.bytes = r->flow.messages = 0;
+	r->flow.seconds = r->flow.bits_per_second = 0;
+	r->flow.mib_per_second = r->flow.messages_per_second = 0;
 	for (d = 0; d < RP_DIR__COUNT; d++) {
 		const struct rp_flow *f = &r->dir[d].flow;
 
 		if (!r->dir[d].present)
 			continue;
-		r->bytes += f->bytes;
-		r->messages += f->messages;
-		r->seconds = fmax(r->seconds, f->seconds);
-		r->bits_per_second += f->bits_per_second;
-		r->mib_per_second += f->mib_per_second;
-		r->messages_per_second += f->messages_per_second;
+		r->flow.bytes += f->bytes;
+		r->flow.messages += f->messages;
+		r->flow.seconds = fmax(r->flow.seconds, f->seconds);
+		r->flow.bits_per_second += f->bits_per_second;
+		r->flow.mib_per_second += f->mib_per_second;
+		r->flow.messages_per_second += f->messages_per_second;
 	}
-	r->has_bandwidth = r->has_latency = true;
-	r->latency = r->dir[RP_DIR_C2S].flow.latency;
+	r->has_bandwidth = r->flow.has_latency = true;
+	r->flow.latency = r->dir[RP_DIR_C2S].flow.latency;
 }
 
 /* A complete point of @transport at @size and @depth: one stream. */
@@ -173,8 +173,8 @@ static void good_result(struct rp_result *r, const char *transport,
 	fill_summary(&r->unloaded, 987.6 + point);
 	fill_summary(&r->rtt, 2 * (987.6 + point));
 	r->unloaded_halved = true;
-	fill_side(&r->client, 0.125, r->bytes);
-	fill_side(&r->server, 0.375, r->bytes);
+	fill_side(&r->client, 0.125, r->flow.bytes);
+	fill_side(&r->server, 0.375, r->flow.bytes);
 	r->client_info = info(0, 1);
 	r->server_info = info(1, 1);
 	r->client_host = fx_host("cli");
@@ -356,12 +356,14 @@ static void test_fields(void **state)
 	assert_true(doc.cfg.test.spec.verify);
 	assert_true(doc.res[0].spec.verify);
 	assert_int_equal(doc.res[0].spec.warmup, 100);
-	assert_true(doc.res[0].has_bandwidth && doc.res[0].has_latency);
-	assert_true(fabs(doc.res[0].latency.p50 - res[0].latency.p50) < 1e-6);
+	assert_true(doc.res[0].has_bandwidth && doc.res[0].flow.has_latency);
+	assert_true(fabs(doc.res[0].flow.latency.p50 -
+			 res[0].flow.latency.p50) < 1e-6);
 	assert_true(doc.res[0].dir[RP_DIR_C2S].present);
 	assert_int_equal(doc.res[0].dir[RP_DIR_C2S].n_streams, 1);
 	assert_false(doc.res[0].dir[RP_DIR_S2C].present);
-	assert_int_equal(doc.res[0].dir[RP_DIR_C2S].flow.bytes, res[0].bytes);
+	assert_int_equal(doc.res[0].dir[RP_DIR_C2S].flow.bytes,
+			 res[0].flow.bytes);
 	assert_int_equal(doc.res[0].latency_spectrum.n, 12);
 	assert_true(doc.res[0].client.present && doc.res[0].server.present);
 	assert_string_equal(doc.res[0].client.cpu.hz_source, "tsc");

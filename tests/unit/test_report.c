@@ -84,7 +84,7 @@ static void split_streams(struct rp_result *r, enum rp_dir d, uint32_t n,
 {
 	r->spec.streams = n;
 	r->spec.threads = threads;
-	fill_direction(r, d, r->messages, n, threads);
+	fill_direction(r, d, r->flow.messages, n, threads);
 }
 
 /* A complete, successful write test on tcp. */
@@ -94,8 +94,8 @@ static void good_result(struct rp_result *r)
 	fx_result(r, &cfg, "tcp");
 	r->warmup_messages = 100;
 	fx_totals(r, MSGS, SIZE, SECS);
-	r->has_latency = true;
-	fill_summary(&r->latency, 1);
+	r->flow.has_latency = true;
+	fill_summary(&r->flow.latency, 1);
 	r->has_unloaded = true;
 	fill_summary(&r->unloaded, 0.5);
 	fill_summary(&r->rtt, 1);
@@ -350,7 +350,7 @@ static void test_json_missing_phases(void **state)
 	cJSON *doc;
 
 	(void)state;
-	res[0].has_latency = false;
+	res[0].flow.has_latency = false;
 	res[0].has_unloaded = false;
 	res[0].server.present = false;
 	doc = rp_report_json_doc(&cfg, res, 1);
@@ -495,8 +495,8 @@ static void make_bidir(struct rp_result *r)
 	r->spec.threads = 2;
 	fill_direction(r, RP_DIR_C2S, 600, 2, 2);
 	fill_direction(r, RP_DIR_S2C, 400, 2, 2);
-	r->messages = 1000;
-	r->bytes = 1000ULL * SIZE;
+	r->flow.messages = 1000;
+	r->flow.bytes = 1000ULL * SIZE;
 }
 
 static void test_json_bidir(void **state)
@@ -597,8 +597,9 @@ static void make_sweep(size_t nt)
 				 names[t]);
 			r->point = (uint32_t)p;
 			r->spec.size_bytes = sizes[p];
-			r->bits_per_second *= (double)(t + 1) * (double)(p + 1);
-			r->messages_per_second *= (double)(t + 1);
+			r->flow.bits_per_second *=
+				(double)(t + 1) * (double)(p + 1);
+			r->flow.messages_per_second *= (double)(t + 1);
 		}
 	}
 }
@@ -658,8 +659,8 @@ static void test_json_not_finite(void **state)
 	assert_non_null(f);
 	split_streams(&res[0], RP_DIR_C2S, 2, 1);
 	res[0].dir[RP_DIR_C2S].fairness = NAN;
-	res[0].seconds = INFINITY;
-	res[0].latency.p99 = NAN;
+	res[0].flow.seconds = INFINITY;
+	res[0].flow.latency.p99 = NAN;
 	res[0].dir[RP_DIR_C2S].per_stream[1].flow.mib_per_second = -INFINITY;
 	make_bidir(&res[1]);
 	res[1].dir[RP_DIR_S2C].flow.bits_per_second = NAN;
@@ -749,7 +750,7 @@ static void test_text_comparison(void **state)
 
 	good_result(&res[1]);
 	snprintf(res[1].transport, sizeof(res[1].transport), "rsocket");
-	res[1].bits_per_second *= 2;
+	res[1].flow.bits_per_second *= 2;
 	failed_result(&res[2], "setup", "no device");
 	text = text_of(res, 3);
 	assert_has(text, "comparison (ratio to tcp #1)"); /* tcp twice */
@@ -768,7 +769,7 @@ static void test_text_time_mode(void **state)
 	res[0].spec.iterations = 0;
 	res[0].spec.duration_ns = 2000000000ULL;
 	res[0].spec.verify = true;
-	res[0].has_latency = false;
+	res[0].flow.has_latency = false;
 	res[0].has_unloaded = false;
 	text = text_of(res, 1);
 	assert_has(text, ", 2.0 s\n");
@@ -885,7 +886,7 @@ static void test_text_slow_clock(void **state)
 	assert_null(strstr(text, "a read on the client"));
 	free(text);
 	cJSON_SetNumberValue(ns, RP_CLOCK_SLOW_NS);
-	res[0].has_latency = res[0].has_unloaded = false;
+	res[0].flow.has_latency = res[0].has_unloaded = false;
 	text = text_of(res, 1);
 	assert_null(strstr(text, "a read on the client"));
 	free(text);

@@ -203,7 +203,7 @@ cJSON *rp_report_config_json(const struct rp_config *cfg)
 
 static cJSON *loaded_json(const struct rp_result *r)
 {
-	cJSON *l = rp_report_latency_json(&r->latency);
+	cJSON *l = rp_report_latency_json(&r->flow.latency);
 
 	rp_report_spectrum_json(&r->latency_spectrum, l);
 	return l;
@@ -317,6 +317,27 @@ static void info_json(const struct rp_result *r, cJSON *o)
 	cJSON_AddStringToObject(o, "notes", r->notes);
 }
 
+/*
+ * The test's figures, its flow's. Written here, not through rp_flow_fields
+ * (read/ reads them back through it): warmup_messages sits among them,
+ * "throughput" is null without a throughput phase, "latency" carries the
+ * spectrum.
+ */
+static void figures_json(const struct rp_result *r, cJSON *o)
+{
+	const struct rp_flow *t = &r->flow;
+
+	rp_report_num(o, "bytes", (double)t->bytes);
+	rp_report_num(o, "messages", (double)t->messages);
+	rp_report_num(o, "seconds", t->seconds);
+	rp_report_num(o, "warmup_messages", (double)r->warmup_messages);
+	rp_report_add_or_null(
+		o, "throughput", r->has_bandwidth,
+		rp_report_throughput_json(t->bits_per_second, t->mib_per_second,
+					  t->messages_per_second));
+	rp_report_add_or_null(o, "latency", t->has_latency, loaded_json(r));
+}
+
 cJSON *rp_report_result_json(const struct rp_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -324,15 +345,7 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 	if (!o)
 		return NULL;
 	point_json(r, o);
-	rp_report_num(o, "bytes", (double)r->bytes);
-	rp_report_num(o, "messages", (double)r->messages);
-	rp_report_num(o, "seconds", r->seconds);
-	rp_report_num(o, "warmup_messages", (double)r->warmup_messages);
-	rp_report_add_or_null(
-		o, "throughput", r->has_bandwidth,
-		rp_report_throughput_json(r->bits_per_second, r->mib_per_second,
-					  r->messages_per_second));
-	rp_report_add_or_null(o, "latency", r->has_latency, loaded_json(r));
+	figures_json(r, o);
 	rp_report_add_or_null(o, "latency_unloaded", r->has_unloaded,
 			      unloaded_json(r));
 	rp_report_rate_add(r, o);

@@ -95,7 +95,7 @@ static const struct rp_hist_summary *sweep_latency(const struct rp_result *r,
 		return NULL;
 	if (unloaded)
 		return r->has_unloaded ? &r->unloaded : NULL;
-	return r->has_latency ? &r->latency : NULL;
+	return r->flow.has_latency ? &r->flow.latency : NULL;
 }
 
 static void sweep_fill(const struct rp_plot *p, struct sweep *s)
@@ -113,7 +113,7 @@ static void sweep_fill(const struct rp_plot *p, struct sweep *s)
 		r = &p->res[p->order[i]];
 		s->x[i] = (double)r->spec.size_bytes;
 		s->bw[i] = !r->failed && r->has_bandwidth
-				   ? gbps(r->bits_per_second)
+				   ? gbps(r->flow.bits_per_second)
 				   : NAN;
 		l = sweep_latency(r, s->unloaded);
 		s->p50[i] = l ? us(l->p50) : NAN;
@@ -416,8 +416,8 @@ static bool dist_make(const struct rp_result *r, enum dist_phase ph,
 {
 	const struct rp_spectrum *sp =
 		ph ? &r->unloaded_spectrum : &r->latency_spectrum;
-	const struct rp_hist_summary *s = ph ? &r->unloaded : &r->latency;
-	bool has = ph ? r->has_unloaded : r->has_latency;
+	const struct rp_hist_summary *s = ph ? &r->unloaded : &r->flow.latency;
+	bool has = ph ? r->has_unloaded : r->flow.has_latency;
 
 	if (r->failed || (!sp->n && !has))
 		return false;

@@ -32,7 +32,7 @@ static void curve_fill(const struct rp_plot *p, struct curve *c)
 		c->x[i] = c->p50[i] = c->p99[i] = NAN;
 		if (r->failed || !r->spec.rate || !r->has_bandwidth)
 			continue;
-		c->x[i] = r->bits_per_second / 1e9;
+		c->x[i] = r->flow.bits_per_second / 1e9;
 		c->p50[i] = r->dir[RP_DIR_C2S].flow.corrected.p50 / 1e3;
 		c->p99[i] = r->dir[RP_DIR_C2S].flow.corrected.p99 / 1e3;
 	}

@@ -74,20 +74,6 @@ static void stream_read(const cJSON *o, struct rp_stream_result *s)
 	flow_read(o, &s->flow);
 }
 
-/* The test's own figures, as a flow (the client's direction without
- * --bidir is the whole test). */
-static void totals_flow(const struct rp_result *r, struct rp_flow *fl)
-{
-	fl->bytes = r->bytes;
-	fl->messages = r->messages;
-	fl->seconds = r->seconds;
-	fl->bits_per_second = r->bits_per_second;
-	fl->mib_per_second = r->mib_per_second;
-	fl->messages_per_second = r->messages_per_second;
-	fl->has_latency = r->has_latency;
-	fl->latency = r->latency;
-}
-
 /* ---- streams and directions --------------------------------------------- */
 
 static enum rp_dir dir_of(const cJSON *e)
@@ -162,8 +148,9 @@ static int dirs_read(const struct rp_reader *l, const cJSON *o,
 				       &r->dir[d]);
 		return 0;
 	}
+	/* without --bidir the test's own figures are its client's direction */
 	r->dir[RP_DIR_C2S].present |= r->has_bandwidth;
-	totals_flow(r, &r->dir[RP_DIR_C2S].flow);
+	r->dir[RP_DIR_C2S].flow = r->flow;
 	return 0;
 }
 
@@ -289,7 +276,9 @@ static void point_read(const cJSON *o, const struct rp_config *cfg,
 		rp_phase_parse(phase->valuestring, &r->interrupted_phase);
 }
 
-/* The test's figures: totals, throughput, both latencies. */
+/* The test's figures: totals, throughput and latency under load as a
+ * flow's (json/doc.c writes them in the same form, warmup_messages among
+ * them), the unloaded latency, both spectra. */
 static int figures_read(const struct rp_reader *l, const cJSON *o,
 			struct rp_result *r)
 {
@@ -298,17 +287,10 @@ static int figures_read(const struct rp_reader *l, const cJSON *o,
 	const cJSON *unl = rp_read_get(o, "latency_unloaded");
 	const cJSON *m = rp_read_get(unl, "method");
 
-	r->bytes = rp_read_u64(o, "bytes", RP_JSON_MAX_EXACT);
-	r->messages = rp_read_u64(o, "messages", RP_JSON_MAX_EXACT);
-	r->seconds = rp_read_num(o, "seconds");
+	flow_read(o, &r->flow);
 	r->warmup_messages =
 		rp_read_u64(o, "warmup_messages", RP_JSON_MAX_EXACT);
 	r->has_bandwidth = cJSON_IsObject(t);
-	r->bits_per_second = rp_read_num(t, "bits_per_second");
-	r->mib_per_second = rp_read_num(t, "mib_per_second");
-	r->messages_per_second = rp_read_num(t, "messages_per_second");
-	r->has_latency = cJSON_IsObject(lat);
-	rp_read_summary(lat, &r->latency);
 	r->has_unloaded = cJSON_IsObject(unl);
 	rp_read_summary(unl, &r->unloaded);
 	r->rtt.p50 = rp_read_ns(rp_read_num(unl, "rtt_p50"));

@@ -37,7 +37,7 @@ void rp_report_text_clock(FILE *f, const struct rp_result *r)
 	const cJSON *src = cJSON_GetObjectItemCaseSensitive(c, "source");
 	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(c, "read_ns");
 
-	if (!(r->has_latency || r->has_unloaded) || !cJSON_IsString(src) ||
+	if (!(r->flow.has_latency || r->has_unloaded) || !cJSON_IsString(src) ||
 	    !cJSON_IsNumber(ns) || !(ns->valuedouble >= RP_CLOCK_SLOW_NS))
 		return;
 	fprintf(f,
@@ -162,7 +162,7 @@ void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n)
 			   " each direction in --json\n");
 	rp_report_text_zerocopy(f, res, n);
 	for (i = 0; i < n; i++)
-		if ((res[i].has_latency || res[i].has_unloaded) &&
+		if ((res[i].flow.has_latency || res[i].has_unloaded) &&
 		    res[i].client_host) {
 			rp_report_text_clock(f, &res[i]);
 			break;

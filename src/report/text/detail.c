@@ -15,7 +15,7 @@ static const char *const dir_labels[RP_DIR__COUNT] = {
 	[RP_DIR_S2C] = "server->client",
 };
 
-static void flow_line(FILE *f, const char *label, const struct rp_flow *fl)
+void rp_report_text_flow(FILE *f, const char *label, const struct rp_flow *fl)
 {
 	char sz[32];
 
@@ -88,7 +88,7 @@ void rp_report_text_streams(FILE *f, const struct rp_result *r)
 		if (!d->present)
 			continue;
 		if (r->spec.bidir)
-			flow_line(f, dir_labels[i], &d->flow);
+			rp_report_text_flow(f, dir_labels[i], &d->flow);
 		if (d->n_streams > 1 && d->per_stream)
 			stream_rows(f, d);
 	}

@@ -22,7 +22,7 @@ static void load_row(FILE *f, const struct rp_config *cfg,
 		     const struct rp_result *r, size_t p)
 {
 	const struct rp_hist_summary *c = &r->dir[RP_DIR_C2S].flow.corrected;
-	const struct rp_hist_summary *l = &r->latency;
+	const struct rp_hist_summary *l = &r->flow.latency;
 	char offered[32];
 
 	rp_report_point_cells(f, cfg, r, p);

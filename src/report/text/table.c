@@ -36,11 +36,11 @@ struct figure {
 
 /* One point, several transports: a row each. */
 static const struct figure compare_figs[] = {
-	FIG("throughput Gb/s", bits_per_second, 1e-9, FIG_BW, 20, 2),
-	FIG("messages/s", messages_per_second, 1, FIG_BW, 20, 2),
-	FIG("load p50 us", latency.p50, 1e-3, FIG_LOAD, 20, 2),
-	FIG("load p99 us", latency.p99, 1e-3, FIG_LOAD, 20, 2),
-	FIG("load max us", latency.max, 1e-3, FIG_LOAD, 20, 2),
+	FIG("throughput Gb/s", flow.bits_per_second, 1e-9, FIG_BW, 20, 2),
+	FIG("messages/s", flow.messages_per_second, 1, FIG_BW, 20, 2),
+	FIG("load p50 us", flow.latency.p50, 1e-3, FIG_LOAD, 20, 2),
+	FIG("load p99 us", flow.latency.p99, 1e-3, FIG_LOAD, 20, 2),
+	FIG("load max us", flow.latency.max, 1e-3, FIG_LOAD, 20, 2),
 	FIG("unloaded p50 us", unloaded.p50, 1e-3, FIG_UNLOADED, 20, 2),
 	FIG("unloaded p99 us", unloaded.p99, 1e-3, FIG_UNLOADED, 20, 2),
 	FIG("unloaded max us", unloaded.max, 1e-3, FIG_UNLOADED, 20, 2),
@@ -50,12 +50,12 @@ static const struct figure compare_figs[] = {
 
 /* A sweep on one transport: a column each, after size, depth, iterations. */
 static const struct figure sweep_figs[] = {
-	FIG("Gb/s", bits_per_second, 1e-9, FIG_BW, 9, 3),
-	FIG("MiB/s", mib_per_second, 1, FIG_BW, 10, 2),
-	FIG("msg/s", messages_per_second, 1, FIG_BW, 11, 0),
-	FIG("p50", latency.p50, 1e-3, FIG_LOAD, 8, 2),
-	FIG("p99", latency.p99, 1e-3, FIG_LOAD, 8, 2),
-	FIG("max", latency.max, 1e-3, FIG_LOAD, 8, 2),
+	FIG("Gb/s", flow.bits_per_second, 1e-9, FIG_BW, 9, 3),
+	FIG("MiB/s", flow.mib_per_second, 1, FIG_BW, 10, 2),
+	FIG("msg/s", flow.messages_per_second, 1, FIG_BW, 11, 0),
+	FIG("p50", flow.latency.p50, 1e-3, FIG_LOAD, 8, 2),
+	FIG("p99", flow.latency.p99, 1e-3, FIG_LOAD, 8, 2),
+	FIG("max", flow.latency.max, 1e-3, FIG_LOAD, 8, 2),
 	FIG("p50", unloaded.p50, 1e-3, FIG_UNLOADED, 8, 2),
 	FIG("client", client.cpu.us_per_kib, 1, FIG_CLIENT, 8, 3),
 	FIG("server", server.cpu.us_per_kib, 1, FIG_SERVER, 8, 3),
@@ -63,10 +63,12 @@ static const struct figure sweep_figs[] = {
 
 /* A sweep on several transports: a table each. */
 static const struct figure matrix_figs[] = {
-	FIG("throughput, Gb/s", bits_per_second, 1e-9, FIG_BW, 12, 3),
-	FIG("messages/s", messages_per_second, 1, FIG_BW, 12, 0),
-	FIG("latency under load, p50 us", latency.p50, 1e-3, FIG_LOAD, 12, 2),
-	FIG("latency under load, p99 us", latency.p99, 1e-3, FIG_LOAD, 12, 2),
+	FIG("throughput, Gb/s", flow.bits_per_second, 1e-9, FIG_BW, 12, 3),
+	FIG("messages/s", flow.messages_per_second, 1, FIG_BW, 12, 0),
+	FIG("latency under load, p50 us", flow.latency.p50, 1e-3, FIG_LOAD, 12,
+	    2),
+	FIG("latency under load, p99 us", flow.latency.p99, 1e-3, FIG_LOAD, 12,
+	    2),
 	FIG("unloaded latency, p50 us", unloaded.p50, 1e-3, FIG_UNLOADED, 12,
 	    2),
 	FIG("client cpu, us/KiB", client.cpu.us_per_kib, 1, FIG_CLIENT, 12, 3),
@@ -80,7 +82,7 @@ static double figure_value(const struct rp_result *r, const struct figure *g)
 /* Where the flag that says a figure exists is. */
 static const size_t has_at[] = {
 	[FIG_BW] = offsetof(struct rp_result, has_bandwidth),
-	[FIG_LOAD] = offsetof(struct rp_result, has_latency),
+	[FIG_LOAD] = offsetof(struct rp_result, flow.has_latency),
 	[FIG_UNLOADED] = offsetof(struct rp_result, has_unloaded),
 	[FIG_CLIENT] = offsetof(struct rp_result, client.present),
 	[FIG_SERVER] = offsetof(struct rp_result, server.present),

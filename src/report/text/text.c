@@ -44,15 +44,8 @@ static void header(FILE *f, const struct rp_config *cfg,
 /* The throughput phase: the total, then each direction and stream. */
 static void throughput(FILE *f, const struct rp_result *r)
 {
-	char sz[32];
-
-	fprintf(f,
-		"  %-14s %.3f Gb/s   %.2f MiB/s   %.0f msg/s"
-		"   (%llu messages, %s in %.3f s)\n",
-		r->spec.bidir ? "throughput sum" : "throughput",
-		r->bits_per_second / 1e9, r->mib_per_second,
-		r->messages_per_second, (unsigned long long)r->messages,
-		rp_units_format_size(r->bytes, sz, sizeof(sz)), r->seconds);
+	rp_report_text_flow(f, r->spec.bidir ? "throughput sum" : "throughput",
+			    &r->flow);
 	if (r->has_interval_range)
 		fprintf(f,
 			"  %-14s lowest %.3f Gb/s, highest %.3f Gb/s "
@@ -66,13 +59,13 @@ static void throughput(FILE *f, const struct rp_result *r)
 
 static void latency(FILE *f, const struct rp_result *r)
 {
-	if (r->has_latency || r->has_unloaded)
+	if (r->flow.has_latency || r->has_unloaded)
 		fprintf(f, "  %-12s %9s %9s %9s %9s %9s %9s %9s\n",
 			"latency (us)", "min", "mean", "p50", "p90", "p99",
 			"p99.9", "max");
-	if (r->has_latency)
-		lat_row(f, "under load", &r->latency);
-	if (r->has_latency && r->spec.rate) {
+	if (r->flow.has_latency)
+		lat_row(f, "under load", &r->flow.latency);
+	if (r->flow.has_latency && r->spec.rate) {
 		lat_row(f, "corrected", &r->dir[RP_DIR_C2S].flow.corrected);
 		fprintf(f,
 			"  %-12s corrected = from each operation's intended "

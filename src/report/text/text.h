@@ -83,6 +83,10 @@ void rp_report_text_load(FILE *f, const struct rp_config *cfg,
 
 /* text/detail.c */
 
+/** rp_report_text_flow - one line of what @fl moved, after @label: Gb/s,
+ *  MiB/s, msg/s, then messages, bytes and seconds. */
+void rp_report_text_flow(FILE *f, const char *label, const struct rp_flow *fl);
+
 /** rp_report_text_open_loop - --rate: offered, achieved, the backlog. */
 void rp_report_text_open_loop(FILE *f, const struct rp_result *r);
 
