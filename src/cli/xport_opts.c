@@ -79,6 +79,7 @@ int rp_cli_xopt(struct parse *p, int val, const char *arg, bool *found)
 {
 	const struct rp_xport_options *x;
 	const struct rp_xport_opt *o;
+	char flag[sizeof(p->xopt_flag[0])];
 	size_t s, i;
 
 	*found = find(val, &s, &i);
@@ -86,10 +87,12 @@ int rp_cli_xopt(struct parse *p, int val, const char *arg, bool *found)
 		return 0;
 	x = rp_xport_options_at(s);
 	o = &x->opts[i];
-	rp_cli_xopt_flag(val, p->xopt_flag[s], sizeof(p->xopt_flag[s]));
+	rp_cli_xopt_flag(val, flag, sizeof(flag));
+	if (!p->xopt_flag[s][0]) /* the rules name the first one given */
+		memcpy(p->xopt_flag[s], flag, sizeof(flag));
 	rp_cli_note_flag(p, o->name, false, o->server);
-	return o->parse(rp_xport_own(p->cfg->test.params, x), p->xopt_flag[s],
-			arg, p->err, p->errlen);
+	return o->parse(rp_xport_own(p->cfg->test.params, x), flag, arg, p->err,
+			p->errlen);
 }
 
 /* The option set whose transport is @name (of @len bytes), or NULL. */
