@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "cli/doctor.h"
 #include "cli/live.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -19,6 +20,7 @@
 #include "platform/os.h"
 #include "report/matrix/matrix.h"
 #include "report/report.h"
+#include "run/verdict.h"
 
 /* Set by the signal handler, read by every thread: a lock-free atomic is
  * safe in a handler and, unlike volatile sig_atomic_t, across threads. */
@@ -151,6 +153,19 @@ static bool refused(const struct rp_result *r)
 	return !strcmp(r->error_code, "unsupported");
 }
 
+/* --expect: a point whose verdict is FAIL (exit status 3). */
+static bool expectation_failed(const struct rp_result *res, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (res[i].verdict &&
+		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+			    res[i].verdict, "pass")))
+			return true;
+	return false;
+}
+
 /* Every transport, each over the whole sweep: results transport-major. */
 static int run_client(struct rp_config *cfg)
 {
@@ -187,6 +202,8 @@ static int run_client(struct rp_config *cfg)
 				     live.lost, 1);
 	if (rp_out_results(cfg, res, n))
 		failed = 1;
+	if (!failed && expectation_failed(res, n))
+		failed = 3;
 	cfg->obs = NULL;
 	for (i = 0; i < n; i++)
 		rp_result_fini(&res[i]);
@@ -201,6 +218,7 @@ static int report(const struct rp_config *cfg)
 	struct rp_err why = { "" };
 	char empty[PATH_MAX + RP_ERR_LEN + 64];
 	cJSON *matrix;
+	size_t i;
 	int rc = rp_matrix_load(cfg->report, &matrix, &why);
 
 	if (!rc) { /* a --matrix document */
@@ -225,7 +243,12 @@ static int report(const struct rp_config *cfg)
 	doc.cfg.json = cfg->json;
 	doc.cfg.csv = cfg->csv;
 	doc.cfg.plot = cfg->plot;
+	/* --expect: judge the saved figures anew (its own verdict goes) */
+	for (i = 0; cfg->test.expect.n && i < doc.n; i++)
+		rp_result_judge(&doc.res[i], &cfg->test.expect);
 	rc = rp_out_results(&doc.cfg, doc.res, doc.n);
+	if (!rc && expectation_failed(doc.res, doc.n))
+		rc = 3;
 	rp_report_doc_free(&doc);
 	return rc;
 }
@@ -353,6 +376,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rdmaperf: cannot start the network stack\n");
 		return 1;
 	}
+	if (argc > 1 && !strcmp(argv[1], "doctor"))
+		return rp_out_close("the doctor's report",
+				    rp_doctor_main(argc - 1, argv + 1));
 	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
 		usage_json(argc, argv, err);

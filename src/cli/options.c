@@ -189,7 +189,9 @@ enum {
 	O_MATRIX,
 	O_SERIAL,
 	O_OUTLIER,
-	O_ROUND_TIMEOUT
+	O_ROUND_TIMEOUT,
+	O_EXPECT,
+	O_RETRY
 };
 
 static const struct opt opts[] = {
@@ -256,6 +258,10 @@ static const struct opt opts[] = {
 	  "draw the results into an SVG file" },
 	{ "report", O_REPORT, 1, rp_cli_o_report, "FILE",
 	  "re-render a saved --json result (no test)" },
+	{ "expect", O_EXPECT, 1, rp_cli_o_expect, "EXPRS",
+	  "verdict: each point must show EXPRS (bw>=90%,p99<=5us), exit 3" },
+	{ "retry", O_RETRY, 1, rp_cli_o_retry, "N",
+	  "run a point that fails --expect up to N times more" },
 	{ "serial", O_SERIAL, 0, rp_cli_o_serial, NULL,
 	  "--matrix: one pair at a time (no contention)" },
 	{ "outlier", O_OUTLIER, 1, rp_cli_o_outlier, "F",
@@ -296,6 +302,7 @@ static const struct {
 	{ 's', "Mode and address" },
 	{ 'o', "The test" },
 	{ 'i', "Output" },
+	{ O_EXPECT, "Verdict" },
 	{ O_SERIAL, "Matrix (--matrix)" },
 	{ O_ONCE, "Server, time-outs and access" },
 	{ 'h', "Help" },
@@ -360,11 +367,12 @@ static void defaults(struct rp_config *cfg)
 	cfg->stall_ns = RP_STALL_TIMEOUT_NS;
 }
 
-/* What --report takes: the output options. */
+/* What --report takes: the output options, and --expect (judging the
+ * saved figures anew). */
 static bool report_ok(int val)
 {
-	static const int ok[] = { O_JSON, O_CSV, O_PLOT,  O_REPORT,
-				  'h',	  'V',	 O_QUIET, O_JSON_STREAM };
+	static const int ok[] = { O_JSON, O_CSV,   O_PLOT,	  O_REPORT, 'h',
+				  'V',	  O_QUIET, O_JSON_STREAM, O_EXPECT };
 	size_t i;
 
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)

@@ -108,6 +108,11 @@ int rp_cli_o_signal(struct parse *p, const char *arg);
 int rp_cli_o_post_list(struct parse *p, const char *arg);
 int rp_cli_finish_load(struct parse *p);
 
+/* expect_opts.c: --expect, --retry, and their rules */
+int rp_cli_o_expect(struct parse *p, const char *arg);
+int rp_cli_o_retry(struct parse *p, const char *arg);
+int rp_cli_finish_expect(struct parse *p);
+
 /* matrix_opts.c: --matrix's options, defaults and rules */
 int rp_cli_o_serial(struct parse *p, const char *arg);
 int rp_cli_o_outlier(struct parse *p, const char *arg);

@@ -182,6 +182,8 @@ int rp_cli_finish(struct parse *p)
 {
 	int rc;
 
+	if (rp_cli_finish_expect(p))
+		return -EINVAL;
 	if (p->cfg->mode == RP_MODE_REPORT)
 		return rp_cli_check_outputs(p);
 	default_points(p->cfg);

@@ -39,6 +39,14 @@ enum rp_counter_class {
  *  provider, then names every provider shares); INFO when unknown. */
 enum rp_counter_class rp_counter_class(const char *provider, const char *name);
 
+/** rp_counter_is_retrans - @name counts retransmissions (for @provider):
+ *  one counter per provider, so none is counted twice. */
+bool rp_counter_is_retrans(const char *provider, const char *name);
+
+/** rp_counter_tables_check - no table names a counter twice; else false,
+ *  with "PROVIDER: NAME" in @dup. For the tests. */
+bool rp_counter_tables_check(char *dup, size_t len);
+
 /** rp_counter_class_name - "info", "error", "congestion". */
 const char *rp_counter_class_name(enum rp_counter_class c);
 
@@ -73,8 +81,9 @@ struct rp_counters_sum {
 /** rp_counters_sum - read @j (NULL or not an object: present false). */
 void rp_counters_sum(const cJSON *j, struct rp_counters_sum *out);
 
-/** rp_counters_line - "clean", or e.g. "lossy: 12 errors (symbol_error 4,
- *  port_rcv_errors 8), 3 congestion (port_xmit_wait 3)": the text line of
+/** rp_counters_line - "not read" (@j is not an object), "clean", or e.g.
+ * "lossy: 12 errors (symbol_error 4, port_rcv_errors 8), 3 congestion
+ * (port_xmit_wait 3)": the text line of
  *  @j into @buf (at most @len, always terminated). */
 void rp_counters_line(const cJSON *j, char *buf, size_t len);
 

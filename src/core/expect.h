@@ -98,4 +98,16 @@ const char *rp_expect_metric_name(enum rp_expect_metric m);
 cJSON *rp_expect_eval(const struct rp_expect *e,
 		      const struct rp_expect_values *v);
 
+/** rp_expect_verdict_pass - the verdict @verdict (rp_expect_eval's form,
+ *  or one a saved document holds) passed: false for NULL or odd types. */
+bool rp_expect_verdict_pass(const cJSON *verdict);
+
+/**
+ * rp_expect_line - the text line of @verdict into @buf (at most @len,
+ * always terminated): "PASS (bw>=1G: 2.5 Gb/s; p99<=5us: 3.2 us)", or
+ * "FAIL: p99<=5us: measured 7.41 us; bw>=90%: the link's rated rate is
+ * not known ..." (a FAIL lists only the failing checks).
+ */
+void rp_expect_line(const cJSON *verdict, char *buf, size_t len);
+
 #endif

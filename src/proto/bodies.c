@@ -182,7 +182,8 @@ cJSON *rp_proto_done_encode(const struct rp_done_body *b)
 	    !cJSON_AddNumberToObject(o, "bytes", (double)b->bytes) ||
 	    !cJSON_AddNumberToObject(o, "verify_errors",
 				     (double)b->verify_errors) ||
-	    (b->has_zc && !add_zc(o, &b->zc)) || !add_cpu(o, &b->cpu)) {
+	    (b->has_zc && !add_zc(o, &b->zc)) || !add_cpu(o, &b->cpu) ||
+	    (b->counters && !add_copy(o, "counters", b->counters))) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -194,6 +195,7 @@ int rp_proto_done_decode(const cJSON *obj, struct rp_done_body *out, char *err,
 {
 	const cJSON *zc = cJSON_GetObjectItemCaseSensitive(obj, "zerocopy");
 	const cJSON *dir = cJSON_GetObjectItemCaseSensitive(obj, "direction");
+	const cJSON *cn = cJSON_GetObjectItemCaseSensitive(obj, "counters");
 
 	if (!cJSON_IsObject(obj)) {
 		rp_spec_errf(err, errlen, "DONE: not an object");
@@ -208,5 +210,6 @@ int rp_proto_done_decode(const cJSON *obj, struct rp_done_body *out, char *err,
 	rp_cpu_usage_from_json(cJSON_GetObjectItemCaseSensitive(obj, "cpu"),
 			       &out->cpu);
 	out->direction = cJSON_IsObject(dir) ? dir : NULL;
+	out->counters = cJSON_IsObject(cn) ? cn : NULL;
 	return 0;
 }

@@ -8,7 +8,8 @@
  *   START {phase, size, depth, iterations, duration_ns, rate}
  *   STOP  {phase, abort (only when true), sent (outside the latency phase)}
  *   DONE  {direction (--bidir), messages, bytes, verify_errors,
- *          zerocopy (--zerocopy), cpu}
+ *          zerocopy (--zerocopy), cpu, counters (where the server's link
+ *          has them)}
  *
  * START is checked against the test and the server's limits; STOP and
  * DONE are read leniently, as every peer has sent them: a missing or
@@ -67,6 +68,10 @@ struct rp_done_body {
 	 * rp_direction_from_json reads it; NULL: none. Decoded, it points
 	 * into the decoded object. */
 	const cJSON *direction;
+	/* What the server's port or netdev counted over the phase, in
+	 * core/counters.h's rp_counters_json form; NULL: none (no counters,
+	 * or an older server). Decoded, it points into the decoded object. */
+	const cJSON *counters;
 };
 
 /**
@@ -111,7 +116,8 @@ int rp_proto_stop_decode(const cJSON *obj, unsigned int n_streams,
 
 /**
  * rp_proto_done_encode - @b as DONE's body: "direction" (a copy of
- * b->direction) when there is one, "zerocopy" only with b->has_zc.
+ * b->direction) when there is one, "zerocopy" only with b->has_zc,
+ * "counters" (a copy) when there are some.
  * Return: the object (caller deletes it), or NULL on no memory.
  */
 cJSON *rp_proto_done_encode(const struct rp_done_body *b);
@@ -120,7 +126,8 @@ cJSON *rp_proto_done_encode(const struct rp_done_body *b);
  * rp_proto_done_decode - DONE's body from @obj. Lenient, as figures a peer
  * reports are: a missing or malformed count reads 0, the CPU as
  * rp_cpu_usage_from_json reads it, out->has_zc when "zerocopy" is an
- * object, out->direction when "direction" is one (else NULL).
+ * object, out->direction when "direction" is one (else NULL), and
+ * out->counters likewise.
  * Return: 0; -EBADMSG (with @err) when @obj is not an object.
  */
 int rp_proto_done_decode(const cJSON *obj, struct rp_done_body *out, char *err,

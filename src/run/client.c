@@ -32,6 +32,10 @@ void rp_result_fini(struct rp_result *r)
 	cJSON_Delete(r->client_host);
 	r->client_info = r->server_info = r->server_host = NULL;
 	r->client_host = NULL;
+	cJSON_Delete(r->client_counters);
+	cJSON_Delete(r->server_counters);
+	cJSON_Delete(r->verdict);
+	r->client_counters = r->server_counters = r->verdict = NULL;
 	rp_direction_fini(&r->dir[RP_DIR_C2S]);
 	rp_direction_fini(&r->dir[RP_DIR_S2C]);
 	rp_intervals_free(r->intervals, r->n_intervals);

@@ -9,6 +9,7 @@
 #ifndef RP_RUN_CLIENT_H
 #define RP_RUN_CLIENT_H
 
+#include "run/counters.h"
 #include "run/engine.h"
 #include "run/run.h"
 
@@ -29,6 +30,7 @@ struct client {
 	/* --zerocopy: both sides' counts before this point */
 	struct rp_zc_count zc_seen, zc_server_seen;
 	bool told; /* the server has this test's ERROR: no second one */
+	struct rp_counter_watch cw; /* this side's link over the point */
 };
 
 /* A local transport (-x file:PATH) runs without a server: no control

@@ -99,6 +99,11 @@ static int phase_call(struct client *c, enum rp_phase p, uint16_t type,
 	err = body ? client_call(c, type, body, want, timeout_ms, reply)
 		   : -ENOMEM;
 	cJSON_Delete(body);
+	/* each DONE: what the server's link counted over the phase */
+	if (!err && want == RP_MSG_DONE && reply && *reply)
+		err = rp_counters_json_add(
+			&c->res->server_counters,
+			cJSON_GetObjectItemCaseSensitive(*reply, "counters"));
 	return err == -ENOMEM ? fail(c->res, err, "internal", "out of memory")
 			      : err;
 }
@@ -529,10 +534,10 @@ static bool stopped(struct client *c, enum rp_phase p)
 	return true;
 }
 
-int client_run_point(struct client *c)
+/* The point's phases, after set_point() ended with @err. */
+static int run_phases(struct client *c, int err)
 {
 	const struct rp_spec *sp = &c->res->spec;
-	int err = set_point(c);
 
 	if (!err && sp->warmup) {
 		err = run_warmup(c);
@@ -552,5 +557,17 @@ int client_run_point(struct client *c)
 		err = check_verify(c);
 	if (!err)
 		stopped(c, RP_PHASE_BANDWIDTH);
+	return err;
+}
+
+int client_run_point(struct client *c)
+{
+	int err = set_point(c);
+
+	rp_counter_watch_start(&c->cw, c->ops, c->streams[0]);
+	err = run_phases(c, err);
+	cJSON_Delete(c->res->client_counters);
+	c->res->client_counters =
+		rp_counter_watch_end(&c->cw, c->ops, c->streams[0]);
 	return err;
 }

@@ -10,6 +10,8 @@
 
 #include "core/sweep.h"
 #include "run/client.h"
+#include "run/flow.h"
+#include "run/verdict.h"
 
 #define fail client_fail
 
@@ -114,6 +116,48 @@ void client_finish_results(const struct client *c, struct rp_result *res,
 	}
 }
 
+/* --retry: the point runs again; what it measured goes, what it is (its
+ * spec, the hosts, the transports' info and notes) stays. */
+static void point_again(struct rp_result *r)
+{
+	struct rp_result keep = *r;
+
+	keep.dir[RP_DIR_C2S] = keep.dir[RP_DIR_S2C] =
+		(struct rp_direction){ 0 };
+	rp_direction_fini(&r->dir[RP_DIR_C2S]);
+	rp_direction_fini(&r->dir[RP_DIR_S2C]);
+	rp_intervals_free(r->intervals, r->n_intervals);
+	cJSON_Delete(r->client_counters);
+	cJSON_Delete(r->server_counters);
+	cJSON_Delete(r->verdict);
+	memset(r, 0, sizeof(*r));
+	memcpy(r->transport, keep.transport, sizeof(r->transport));
+	memcpy(r->notes, keep.notes, sizeof(r->notes));
+	r->spec = keep.spec;
+	r->point = keep.point;
+	r->client_info = keep.client_info;
+	r->server_info = keep.server_info;
+	r->client_host = keep.client_host;
+	r->server_host = keep.server_host;
+	r->retries = keep.retries + 1;
+}
+
+/* One point, and under --retry again while it fails its --expect. */
+static int run_judged(struct client *c)
+{
+	const struct rp_test *t = &c->cfg->test;
+	int err;
+
+	for (;;) {
+		err = client_run_point(c);
+		if (err || c->res->interrupted ||
+		    rp_result_judge(c->res, &t->expect) ||
+		    c->res->retries >= t->retry)
+			return err;
+		point_again(c->res);
+	}
+}
+
 /* Every point of the sweep once setup ended with @err (0: it went well):
  * 0, or -errno with the reason in the current point's result; *@ran
  * counts the points that ran. */
@@ -128,7 +172,7 @@ int client_run_points(struct client *c, struct rp_result *res, size_t n,
 			obs->point(obs->ctx, c->res, *ran, n);
 		err = rate_from_peak(c, res, *ran);
 		if (!err)
-			err = client_run_point(c);
+			err = run_judged(c);
 		share_first(res, *ran);
 		if (!err && c->res->interrupted)
 			n = *ran + 1; /* the points after it do not run */

@@ -51,6 +51,8 @@ int client_collect_info(struct client *c)
 			err = -ENOMEM;
 		else
 			err = c->ops->local_info(c->streams[i], one);
+		if (!err && !i) /* every stream runs on one link */
+			err = rp_stream_add_link(c->ops, c->streams[i], one);
 	}
 	if (!info || err) {
 		cJSON_Delete(info);

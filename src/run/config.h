@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/cidr.h"
+#include "core/expect.h"
 #include "core/rate.h"
 #include "core/spec.h"
 
@@ -108,6 +109,10 @@ struct rp_test {
 	 * maker owns beside it (rp_cli_parse fills it); copies of a config
 	 * share it, and a run copies it before setting a stream's fields. */
 	struct rp_xport_params *params;
+	/* --expect: what each point must show (n 0: nothing), and --retry:
+	 * how many times a point that fails it runs again first */
+	struct rp_expect expect;
+	uint32_t retry;
 };
 
 /** Everything the command line says, validated: the test, and the

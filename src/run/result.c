@@ -14,6 +14,7 @@
  *   backlogged ...     if corr.  -
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "core/fields.h"
 #include "run/result.h"
@@ -60,3 +61,36 @@ const struct rp_field rp_flow_fields[] = {
 };
 
 const size_t rp_flow_n_fields = RP_FIELDS_N(rp_flow_fields);
+
+/* The rated rate of one side's link, Gb/s: its first stream's "link"
+ * (xport/link.h), 0 when not known. */
+static double side_rated_gbps(const cJSON *info)
+{
+	const cJSON *first =
+		cJSON_IsArray(info) ? cJSON_GetArrayItem(info, 0) : info;
+	const cJSON *link = cJSON_GetObjectItemCaseSensitive(first, "link");
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(link, "rate_gbps");
+
+	return cJSON_IsNumber(g) && g->valuedouble > 0 ? g->valuedouble : 0;
+}
+
+double rp_result_rated_bps(const struct rp_result *r)
+{
+	double c = side_rated_gbps(r->client_info);
+	double s = side_rated_gbps(r->server_info);
+
+	if (c > 0 && s > 0)
+		return 1e9 * (c < s ? c : s);
+	return 1e9 * (c > 0 ? c : s);
+}
+
+bool rp_result_same_host(const struct rp_result *r)
+{
+	const cJSON *c =
+		cJSON_GetObjectItemCaseSensitive(r->client_host, "hostname");
+	const cJSON *s =
+		cJSON_GetObjectItemCaseSensitive(r->server_host, "hostname");
+
+	return cJSON_IsString(c) && cJSON_IsString(s) &&
+	       !strcmp(c->valuestring, s->valuestring);
+}

@@ -117,7 +117,15 @@ struct rp_result {
 			     * one object per stream */
 	cJSON *server_info;
 	cJSON *server_host;
-	cJSON *client_host;	 /* rp_host_info() of this side, owned */
+	cJSON *client_host; /* rp_host_info() of this side, owned */
+	/* What each side's link counted over the point (core/counters.h's
+	 * JSON form, owned; NULL: none read) */
+	cJSON *client_counters;
+	cJSON *server_counters;
+	/* --expect: the point's verdict (core/expect.h's form, owned; NULL:
+	 * nothing expected), and how many times --retry re-ran it first */
+	cJSON *verdict;
+	uint32_t retries;
 	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
 	bool interrupted;	 /* SIGINT: the sweep stopped at this point */
 	enum rp_phase interrupted_phase; /* the phase it stopped in */
@@ -131,6 +139,15 @@ void rp_intervals_free(struct rp_interval *iv, uint32_t n);
 
 /** rp_result_fini - free what a result owns; the struct itself stays. */
 void rp_result_fini(struct rp_result *r);
+
+/** rp_result_rated_bps - the rated rate of the test's link, bit/s: the
+ *  lower of the two sides' links where both are known, the one known, or
+ *  0 (neither: a netdev without a speed, a soft device). */
+double rp_result_rated_bps(const struct rp_result *r);
+
+/** rp_result_same_host - both sides ran on one host (one hostname):
+ *  then the server's counters are the client's, counted once. */
+bool rp_result_same_host(const struct rp_result *r);
 
 /** rp_result_saturated - an open loop (--rate) whose client direction
  *  achieved under RP_RATE_SATURATED of the rate it offered. Its figures

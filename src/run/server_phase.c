@@ -17,6 +17,7 @@
 #include "proto/bodies.h"
 #include "proto/proto.h"
 #include "run/crew.h"
+#include "run/counters.h"
 #include "run/flow.h"
 #include "run/server.h"
 
@@ -39,6 +40,7 @@ struct phase {
 	uint64_t t0;	   /* READY sent */
 	uint64_t seen;	   /* the responders' activity at the last look */
 	uint64_t alive_ns; /* when it last moved */
+	struct rp_counter_watch cw; /* the link's counters over the phase */
 };
 
 /* START's body: the phase, a point within the test's limits, a length. */
@@ -279,7 +281,7 @@ static cJSON *done_body(struct session *s, struct phase *p)
 {
 	struct rp_done_body done = { 0 };
 	struct rp_direction d = { 0 };
-	cJSON *dir = NULL, *b;
+	cJSON *dir = NULL, *counters, *b;
 	uint64_t verr = 0;
 	unsigned int i;
 
@@ -303,7 +305,10 @@ static cJSON *done_body(struct session *s, struct phase *p)
 	if (done.has_zc)
 		rp_streams_zerocopy(s->streams, s->n_fwd + s->n_rev, &done.zc);
 	done.cpu = p->cpu;
+	counters = rp_counter_watch_end(&p->cw, s->ops, s->streams[0]);
+	done.counters = counters;
 	b = rp_proto_done_encode(&done);
+	cJSON_Delete(counters);
 	cJSON_Delete(dir);
 	return b;
 }
@@ -319,6 +324,7 @@ static int run_phase(struct session *s, struct phase *p)
 	err = set_point(s, p);
 	if (err)
 		return err;
+	rp_counter_watch_start(&p->cw, s->ops, s->streams[0]);
 	rp_cpu_sample(&p->a, loop, cfg->test.cpus,
 		      (unsigned int)cfg->test.n_cpus);
 	err = start_crews(s, p);

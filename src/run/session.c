@@ -338,6 +338,8 @@ static int do_streams(struct session *s)
 			err = -ENOMEM;
 		else
 			err = s->ops->local_info(s->streams[i], one);
+		if (!err && !i) /* every stream runs on one link */
+			err = rp_stream_add_link(s->ops, s->streams[i], one);
 	}
 	if (!err)
 		err = rp_proto_send(s->fd, RP_MSG_STREAMS, mine,

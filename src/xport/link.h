@@ -78,4 +78,11 @@ int rp_counters_read_rdma(const char *dev, unsigned port,
  */
 int rp_counters_read_tcp(const char *ifname, struct rp_counters *out);
 
+#ifdef RP_HAVE_RDMA
+/** rp_link_active_mtu - the active MTU of @dev's port @port in bytes, from
+ *  verbs (sysfs does not say it): 0, or -ENODEV (xport/verbs/link.c; only
+ *  in a build with RDMA). */
+int rp_link_active_mtu(const char *dev, unsigned port, uint32_t *mtu);
+#endif
+
 #endif

@@ -44,6 +44,23 @@ int rp_xport_check_op(const struct rp_xport_ops *x, enum rp_op op,
 		       rp_op_name(op), list);
 }
 
+int rp_stream_add_link(const struct rp_xport_ops *ops, struct rp_stream *s,
+		       cJSON *info)
+{
+	cJSON *link;
+
+	if (!ops->link_facts)
+		return 0;
+	link = ops->link_facts(s);
+	if (!link)
+		return 0; /* nothing known of it */
+	if (!cJSON_AddItemToObject(info, "link", link)) {
+		cJSON_Delete(link);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int rp_endpoint_set_port(cJSON *endpoint, int port, struct rp_err *why)
 {
 	if (!cJSON_AddNumberToObject(endpoint, "port", port))

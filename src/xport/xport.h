@@ -72,6 +72,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/counters.h"
 #include "core/err.h"
 #include "core/phase.h"
 #include "core/spec.h"
@@ -321,6 +322,15 @@ struct rp_xport_ops {
 	 *  the stream's zero-copy sends (--zerocopy) over its life, after
 	 *  taking the notifications that have come. */
 	void (*zerocopy)(struct rp_stream *s, struct rp_zc_count *out);
+	/** Optional (NULL: none), either side, once connected: the facts of
+	 *  the link the stream runs on (xport/link.h's rp_link_rdma or
+	 *  rp_link_netdev form), or NULL. The caller owns the object. */
+	cJSON *(*link_facts)(struct rp_stream *s);
+	/** Optional (NULL: none), either side, between phases: a snapshot
+	 *  of the counters of the port or netdev the stream runs on (every
+	 *  stream of a test runs on one). Return: 0, or -errno when there
+	 *  are none to read. */
+	int (*counters)(struct rp_stream *s, struct rp_counters *out);
 	/** Either side: disconnect cleanly and free; NULL ok. */
 	void (*close)(struct rp_stream *s);
 	/** Optional (NULL: 127.0.0.1 serves): an address of this host that
@@ -335,6 +345,11 @@ struct rp_xport_ops {
  * A listener's endpoint is what the client needs to connect: a JSON object
  * with at least its "port". The two ends agree on it here.
  */
+
+/** rp_stream_add_link - put @s's link_facts (if its transport has them)
+ *  into its local @info as "link". Return: 0, or -ENOMEM. */
+int rp_stream_add_link(const struct rp_xport_ops *ops, struct rp_stream *s,
+		       cJSON *info);
 
 /** rp_endpoint_set_port - put @port into @endpoint. Return: 0 or -ENOMEM
  *  (with a reason in @why). */

@@ -33,6 +33,7 @@ set(RP_E2E_TESTS
 	outputs_lost 120
 	auth_gate 180
 	data_ports 300
+	verdict 300
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -10,6 +10,9 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
                requester's rxe hw_counters show the retransmissions; the
                bulk figure drops
     reorder    netem reordering on guest 1: write, read and send the same
+    verdict    the NICs say 10 Gb/s: both links' rated rate, the share of it
+               and a PASS; tbf below --expect's bw: FAIL and exit 3; netem
+               loss: the counters say "lossy" and errors==0 fails
     shaped     tbf on guest 1's egress at 200 Mbit/s for tcp, 24 for rdma,
                or half the rate the link moved unshaped just before if
                that is less: the figure on the wire within -20%/+10% of
@@ -342,8 +345,69 @@ def gone_case(c):
     ended_in_bound(j, time.monotonic(), "qemu killed")
 
 
-RXE_CASES = (("ops", ops_case), ("loss", loss_case),
-             ("reorder", reorder_case), ("shaped", shaped_case),
+# The rxe boot's NICs say they run at this (virtio-net's speed property):
+# what a rated rate, and a share of it, need.
+RXE_SPEED_MBIT = 10000
+
+
+def verdict_case(c):
+    fab = c.fab
+    bulk = "-x rdma -o write -S 16384 -q 16 -C 300 " + LIGHT
+    doc, _ = c.client(bulk + " --expect bw>=1K,errors>=0")
+    res = doc["results"][0]
+    for side in ("client_transport", "server_transport"):
+        link = res[side].get("link") or {}
+        check(link.get("kind") == "rdma" and
+              link.get("rate_gbps") == RXE_SPEED_MBIT / 1000,
+              "%s's link: want rdma at %d Gb/s (the NIC's speed): %r" %
+              (side, RXE_SPEED_MBIT / 1000, link))
+    rated = res.get("rated") or {}
+    check(rated.get("gbps") == RXE_SPEED_MBIT / 1000 and
+          0 < rated.get("share", 0) < 1, "rated %r" % rated)
+    check(res["verdict"]["pass"] is True, "verdict %r" % res["verdict"])
+    log("  unshaped: %.3f Gb/s, %.2f%% of the rated %g Gb/s, PASS" %
+        (gbps(res), 100 * rated["share"], rated["gbps"]))
+    r = fab.run(1, "%s -c -a %s -p %d %s --expect bw>=1K" %
+                (c.b, addr(2), c.port, bulk), 240)
+    check(r.rc == 0 and "of the rated 10 Gb/s" in r.out and
+          "verdict      PASS" in r.out,
+          lambda: "text: the share and PASS lines\n" + r.describe())
+    # shaped well below what --expect asks: FAIL, exit 3
+    fab.tbf(1, "20mbit")
+    try:
+        doc, r = c.client("-x rdma -o write -S 16384 -q 16 -t 3 " + LIGHT +
+                          " --expect bw>=100M", ok=False)
+    finally:
+        fab.clear(1)
+    res = doc["results"][0]
+    check(r.rc == 3 and res["ok"] and res["verdict"]["pass"] is False,
+          lambda: "tbf 20mbit against bw>=100M: want FAIL, exit 3\n" +
+          r.describe())
+    log("  tbf 20mbit: %.3f Gb/s, FAIL, exit 3" % gbps(res))
+    # loss: the counters say so, on both sides
+    for g in (1, 2):
+        fab.netem(g, "loss 1%")
+    try:
+        doc, r = c.client("-x rdma -o write -S 16384 -q 4 -C 100 " + LIGHT +
+                          " --expect errors==0", ok=False)
+    finally:
+        for g in (1, 2):
+            fab.clear(g)
+    res = doc["results"][0]
+    cn = res.get("counters") or {}
+    check(cn.get("status") == "lossy" and r.rc == 3,
+          lambda: "netem loss 1%%: want counters lossy and exit 3, got %r\n"
+          % cn + r.describe())
+    errs = sum((cn.get(s) or {}).get("error_total", 0)
+               for s in ("client", "server"))
+    log("  loss 1%%: counters %s, %d error counts (%r; %r)" %
+        (cn["status"], errs, (cn.get("client") or {}).get("errors"),
+         (cn.get("server") or {}).get("errors")))
+
+
+RXE_CASES = (("ops", ops_case), ("verdict", verdict_case),
+             ("loss", loss_case), ("reorder", reorder_case),
+             ("shaped", shaped_case),
              ("matrix", matrix_case), ("link down", link_down_case),
              ("gone", gone_case))
 
@@ -357,7 +421,8 @@ def siw_ops(c):
 
 
 def boot(kind, binary, failures):
-    kw = {"guests": 3} if kind == "rxe" else {"guests": 2}
+    kw = {"guests": 3, "speed": RXE_SPEED_MBIT} if kind == "rxe" \
+        else {"guests": 2}
     cases = RXE_CASES if kind == "rxe" else (("ops", siw_ops),)
     if kind == "siw":
         p = subprocess.run([os.path.join(HERE, "siw-build.sh")],

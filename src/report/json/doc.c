@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "core/counters.h"
 #include "core/fields.h"
 #include "core/safe.h"
 #include "report/priv.h"
@@ -338,6 +339,61 @@ static void figures_json(const struct rp_result *r, cJSON *o)
 	rp_report_add_or_null(o, "latency", t->has_latency, loaded_json(r));
 }
 
+/* The link's rated rate and the share of it the test moved, where one
+ * side's link says its rate. */
+static void rated_json(const struct rp_result *r, cJSON *o)
+{
+	double bps = rp_result_rated_bps(r);
+	cJSON *j;
+
+	if (!(bps > 0) || !(j = cJSON_AddObjectToObject(o, "rated")))
+		return;
+	rp_report_num(j, "gbps", bps / 1e9);
+	if (r->has_bandwidth)
+		rp_report_num(j, "share", r->flow.bits_per_second / bps);
+}
+
+/* What each side's link counted over the point, and in a word: clean,
+ * lossy (errors) or congested. */
+static void counters_json(const struct rp_result *r, cJSON *o)
+{
+	bool same = rp_result_same_host(r);
+	struct rp_counters_sum c, s;
+	cJSON *j;
+
+	if (!r->client_counters && !r->server_counters)
+		return;
+	j = cJSON_AddObjectToObject(o, "counters");
+	if (!j)
+		return;
+	rp_counters_sum(r->client_counters, &c);
+	rp_counters_sum(same ? NULL : r->server_counters, &s);
+	cJSON_AddStringToObject(j, "status",
+				c.errors + s.errors	      ? "lossy"
+				: c.congestion + s.congestion ? "congested"
+							      : "clean");
+	if (same) /* one host: the server's are the client's */
+		cJSON_AddTrueToObject(j, "same_host");
+	cJSON_AddItemToObject(j, "client",
+			      r->client_counters
+				      ? cJSON_Duplicate(r->client_counters, 1)
+				      : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "server",
+			      r->server_counters
+				      ? cJSON_Duplicate(r->server_counters, 1)
+				      : cJSON_CreateNull());
+}
+
+/* --expect: the verdict, and how often --retry ran the point first. */
+static void verdict_json(const struct rp_result *r, cJSON *o)
+{
+	if (r->verdict)
+		cJSON_AddItemToObject(o, "verdict",
+				      cJSON_Duplicate(r->verdict, 1));
+	if (r->retries)
+		rp_report_num(o, "retries", r->retries);
+}
+
 cJSON *rp_report_result_json(const struct rp_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -356,6 +412,9 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 	if (r->spec.zerocopy)
 		cJSON_AddItemToObject(o, "zerocopy", zerocopy_json(r));
 	info_json(r, o);
+	rated_json(r, o);
+	counters_json(r, o);
+	verdict_json(r, o);
 	if (r->interrupted) {
 		cJSON_AddTrueToObject(o, "interrupted");
 		cJSON_AddStringToObject(o, "phase",

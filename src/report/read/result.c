@@ -302,6 +302,28 @@ static int figures_read(const struct rp_reader *l, const cJSON *o,
 	return spectrum_read(l, unl, &r->unloaded_spectrum);
 }
 
+/* What the document kept of each side's counters and of the verdict, as
+ * it wrote them (json/doc.c): copies, owned by the result. */
+static int dup_object(const cJSON *j, cJSON **out)
+{
+	if (!cJSON_IsObject(j))
+		return 0;
+	*out = cJSON_Duplicate(j, 1);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int extras_read(const cJSON *o, struct rp_result *r)
+{
+	const cJSON *cn = rp_read_get(o, "counters");
+
+	r->retries = (uint32_t)rp_read_u64(o, "retries", UINT32_MAX);
+	if (dup_object(rp_read_get(cn, "client"), &r->client_counters) ||
+	    dup_object(rp_read_get(cn, "server"), &r->server_counters) ||
+	    dup_object(rp_read_get(o, "verdict"), &r->verdict))
+		return -ENOMEM;
+	return 0;
+}
+
 int rp_read_result(const struct rp_reader *l, const cJSON *o,
 		   const struct rp_config *cfg, struct rp_result *r)
 {
@@ -325,6 +347,8 @@ int rp_read_result(const struct rp_reader *l, const cJSON *o,
 	side_read(rp_read_get(cpu, "client"), &r->client);
 	side_read(rp_read_get(cpu, "server"), &r->server);
 	zerocopy_read(rp_read_get(o, "zerocopy"), r);
+	if (extras_read(o, r))
+		return no_memory(l);
 	if (info_read(o, "client_transport", "client_streams",
 		      &r->client_info) ||
 	    info_read(o, "server_transport", "server_streams", &r->server_info))

@@ -103,6 +103,9 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 		}
 	}
 	rp_report_text_zerocopy(f, r, 1);
+	rp_report_text_link(f, r);
+	rp_report_text_counters(f, r);
+	rp_report_text_verdict(f, r);
 	if (r->interrupted)
 		fprintf(f, "  INTERRUPTED in the %s phase: figures so far\n",
 			rp_phase_name(r->interrupted_phase));

@@ -105,6 +105,19 @@ void rp_report_text_cpu(FILE *f, const char *name, const struct rp_side *s);
  *  buffers, from the transports' information. */
 void rp_report_text_numa(FILE *f, const struct rp_result *r);
 
+/* The link, its counters and the verdict (text/link.c) */
+
+/** rp_report_text_link - each side's link facts, and the share of the
+ *  rated rate moved; nothing when neither side said what its link is. */
+void rp_report_text_link(FILE *f, const struct rp_result *r);
+
+/** rp_report_text_counters - "counters clean" or what the NICs counted
+ *  of errors and congestion over the point; nothing without counters. */
+void rp_report_text_counters(FILE *f, const struct rp_result *r);
+
+/** rp_report_text_verdict - --expect's PASS or FAIL line, and --retry's. */
+void rp_report_text_verdict(FILE *f, const struct rp_result *r);
+
 /* The file transport (text/file.c) */
 
 /** rp_report_text_file - "  LABEL PATH: O_DIRECT, sequential, ..." for a

@@ -218,6 +218,9 @@ int rp_sock_poll(struct rp_stream *s);
 int rp_sock_arm(struct rp_stream *s, rp_sock_t *fd, short *events);
 uint64_t rp_sock_verify_errors(struct rp_stream *s);
 void rp_sock_zerocopy(struct rp_stream *s, struct rp_zc_count *out);
+/* link.c: the netdev of the socket's local address; TCP's counters. */
+cJSON *rp_sock_link_facts(struct rp_stream *s);
+int rp_sock_counters(struct rp_stream *s, struct rp_counters *out);
 void rp_sock_close(struct rp_stream *s);
 
 /* What a byte stream can do: no immediate data, no atomics. */
@@ -237,7 +240,9 @@ void rp_sock_close(struct rp_stream *s);
 		.post = rp_sock_post, .poll = rp_sock_poll,                    \
 		.arm = rp_sock_arm, .wait_poll = WAIT_POLL,                    \
 		.verify_errors = rp_sock_verify_errors,                        \
-		.zerocopy = rp_sock_zerocopy, .close = rp_sock_close,          \
+		.zerocopy = rp_sock_zerocopy,                                  \
+		.link_facts = rp_sock_link_facts,                              \
+		.counters = rp_sock_counters, .close = rp_sock_close,          \
 		.loopback_addr = LOOPBACK,                                     \
 	}
 

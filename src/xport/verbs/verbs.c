@@ -85,6 +85,8 @@ static const struct rp_xport_ops rv_xport_ops = {
 	.arm = rv_arm,
 	.wait_poll = NULL, /* poll(2) on the completion channel */
 	.verify_errors = rv_verify_errors,
+	.link_facts = rv_link_facts,
+	.counters = rv_counters,
 	.close = rv_close,
 	.loopback_addr = rp_rdma_loopback_addr,
 };

@@ -310,6 +310,10 @@ void rv_disconnect(struct rv_stream *s);
 /* what the connection got: path MTU and GID; notes what could not be set */
 void rv_connected(struct rv_stream *s);
 
+/* link.c: the link_facts and counters ops. */
+cJSON *rv_link_facts(struct rp_stream *bs);
+int rv_counters(struct rp_stream *bs, struct rp_counters *out);
+
 /* stream.c: a stream's life. */
 int rv_check_spec(const struct rp_spec *spec, struct rp_err *why);
 int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,

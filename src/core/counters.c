@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a NIC's or the kernel's counters mean, and what a point's deltas
+ * say. The names are the drivers' own (Linux 6.x: drivers/infiniband/
+ * core/sysfs.c for the port counters every IB port shares,
+ * sw/rxe/rxe_hw_counters.c, hw/mlx5/counters.c, hw/irdma/verbs.c,
+ * hw/bnxt_re/hw_counters.c, hw/efa/efa_verbs.c; /proc/net/snmp and
+ * netstat for TCP; a netdev's statistics).
+ *
+ * Retransmissions are counted once: where one counter sums others (TCP's
+ * RetransSegs holds the fast, timeout and loss-probe resends TcpExt breaks
+ * down), only the sum is "retrans" and the breakdown is information.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/counters.h"
+
+#define R 1u /* a retransmission (also an error) */
+
+struct class_entry {
+	const char *name;
+	enum rp_counter_class cls;
+	unsigned int flags;
+};
+
+#define E(n)                                                                   \
+	{                                                                      \
+		n, RP_COUNTER_ERROR, 0                                         \
+	}
+#define ER(n)                                                                  \
+	{                                                                      \
+		n, RP_COUNTER_ERROR, R                                         \
+	}
+#define C(n)                                                                   \
+	{                                                                      \
+		n, RP_COUNTER_CONGESTION, 0                                    \
+	}
+#define I(n)                                                                   \
+	{                                                                      \
+		n, RP_COUNTER_INFO, 0                                          \
+	}
+
+/* The PMA port counters of ports/N/counters, and a netdev's statistics:
+ * every provider's. */
+static const struct class_entry shared[] = {
+	E("symbol_error"),
+	E("link_error_recovery"),
+	E("link_downed"),
+	E("port_rcv_errors"),
+	E("port_rcv_remote_physical_errors"),
+	E("port_rcv_switch_relay_errors"),
+	E("port_xmit_discards"),
+	E("port_xmit_constraint_errors"),
+	E("port_rcv_constraint_errors"),
+	E("local_link_integrity_errors"),
+	E("excessive_buffer_overrun_errors"),
+	E("VL15_dropped"),
+	C("port_xmit_wait"),
+	I("port_rcv_data"),
+	I("port_xmit_data"),
+	I("port_rcv_packets"),
+	I("port_xmit_packets"),
+	I("unicast_rcv_packets"),
+	I("unicast_xmit_packets"),
+	I("multicast_rcv_packets"),
+	I("multicast_xmit_packets"),
+	/* a netdev's statistics */
+	E("rx_dropped"),
+	E("tx_dropped"),
+	E("rx_errors"),
+	E("tx_errors"),
+	E("rx_crc_errors"),
+	E("rx_frame_errors"),
+	E("rx_fifo_errors"),
+	E("tx_fifo_errors"),
+	E("rx_missed_errors"),
+	E("rx_over_errors"),
+	E("rx_length_errors"),
+	E("tx_carrier_errors"),
+	E("tx_aborted_errors"),
+	E("tx_heartbeat_errors"),
+	E("tx_window_errors"),
+	C("collisions"),
+};
+
+static const struct class_entry rxe[] = {
+	I("sent_pkts"),
+	I("rcvd_pkts"),
+	I("rdma_sends"),
+	I("rdma_recvs"),
+	I("ack_deferred"),
+	E("duplicate_request"),
+	E("out_of_seq_request"),
+	E("rcvd_rnr_err"),
+	E("send_rnr_err"),
+	ER("rcvd_seq_err"),
+	ER("completer_retry_err"),
+	E("retry_exceeded_err"),
+	E("retry_rnr_exceeded_err"),
+	E("send_err"),
+	E("link_downed"),
+};
+
+static const struct class_entry mlx5[] = {
+	E("out_of_sequence"),
+	ER("packet_seq_err"),
+	ER("local_ack_timeout_err"),
+	E("rnr_nak_retry_err"),
+	E("implied_nak_seq_err"),
+	E("duplicate_request"),
+	E("out_of_buffer"),
+	E("req_cqe_error"),
+	E("resp_cqe_error"),
+	I("req_cqe_flush_error"),
+	I("resp_cqe_flush_error"),
+	E("req_remote_access_errors"),
+	E("req_remote_invalid_request"),
+	E("resp_remote_access_errors"),
+	E("resp_local_length_error"),
+	E("rx_icrc_encapsulated"),
+	E("req_rnr_retries_exceeded"),
+	E("req_transport_retries_exceeded"),
+	C("np_cnp_sent"),
+	C("np_ecn_marked_roce_packets"),
+	C("rp_cnp_handled"),
+	C("rp_cnp_ignored"),
+	ER("roce_adp_retrans"),
+	E("roce_adp_retrans_to"),
+	C("roce_slow_restart"),
+	C("roce_slow_restart_cnps"),
+	C("roce_slow_restart_trans"),
+	I("rx_read_requests"),
+	I("rx_write_requests"),
+	I("rx_atomic_requests"),
+	I("rx_dct_connect"),
+	I("resp_cqe_error_recovery"),
+};
+
+static const struct class_entry irdma[] = {
+	E("ip4RxDiscard"),    E("ip4RxTrunc"),	   E("ip6RxDiscard"),
+	E("ip6RxTrunc"),      E("ip4TxNoRoute"),   E("ip6TxNoRoute"),
+	ER("tcpRetransSegs"), E("tcpInOptErrors"), E("tcpInProtoErrors"),
+	E("RxVlanErr"),	      E("iwRdmaRdRsps"),   C("RxECNMrkd"),
+	C("cnpHandled"),      C("cnpIgnored"),	   C("cnpSent"),
+	I("tcpRxSegs"),	      I("tcpTxSegs"),	   I("ip4RxOcts"),
+	I("ip4TxOcts"),	      I("ip4RxPkts"),	   I("ip4TxPkts"),
+	I("ip6RxOcts"),	      I("ip6TxOcts"),	   I("ip6RxPkts"),
+	I("ip6TxPkts"),	      I("RxUDP"),	   I("TxUDP"),
+	I("iwRdmaSndSucc"),   I("iwRdmaRcvSucc"),  I("iwRdmaRdReqs"),
+	I("iwRdmaWrReqs"),
+};
+
+static const struct class_entry bnxt_re[] = {
+	ER("to_retransmits"),
+	E("seq_err_naks_rcvd"),
+	E("max_retry_exceeded"),
+	E("rnr_naks_rcvd"),
+	E("missing_resp"),
+	E("unrecoverable_err"),
+	E("bad_resp_err"),
+	E("local_qp_op_err"),
+	E("local_protection_err"),
+	E("mem_mgmt_op_err"),
+	E("remote_invalid_req_err"),
+	E("remote_access_err"),
+	E("remote_op_err"),
+	E("dup_req"),
+	E("res_exceed_max"),
+	E("res_length_mismatch"),
+	E("res_exceeds_wqe"),
+	E("res_opcode_err"),
+	E("res_rx_invalid_rkey"),
+	E("res_rx_domain_err"),
+	E("res_rx_no_perm"),
+	E("res_rx_range_err"),
+	E("res_tx_invalid_rkey"),
+	E("res_tx_domain_err"),
+	E("res_tx_no_perm"),
+	E("res_tx_range_err"),
+	E("res_irrq_oflow"),
+	E("res_unsup_opcode"),
+	E("res_unaligned_atomic"),
+	E("res_rem_inv_err"),
+	E("res_mem_error"),
+	E("res_srq_err"),
+	E("res_cmp_err"),
+	E("res_invalid_dup_rkey"),
+	E("res_wqe_format_err"),
+	E("res_cq_load_err"),
+	E("res_srq_load_err"),
+	E("res_tx_pci_err"),
+	E("res_rx_pci_err"),
+	E("res_oos_drop_count"),
+	E("rx_roce_discards"),
+	E("tx_roce_discards"),
+	E("rx_roce_errors"),
+	E("tx_roce_errors"),
+	C("rx_cnp_pkts"),
+	C("tx_cnp_pkts"),
+	C("rx_ecn_marked_pkts"),
+	I("rx_pkts"),
+	I("tx_pkts"),
+	I("rx_bytes"),
+	I("tx_bytes"),
+	I("rx_roce_only_pkts"),
+	I("tx_roce_only_pkts"),
+	I("rx_roce_only_bytes"),
+	I("tx_roce_only_bytes"),
+};
+
+static const struct class_entry efa[] = {
+	E("rx_drops"),
+	ER("retrans_pkts"),
+	I("retrans_bytes"),
+	E("retrans_timeout_events"),
+	E("unresponsive_remote_events"),
+	E("impaired_remote_conn_events"),
+	I("tx_bytes"),
+	I("tx_pkts"),
+	I("rx_bytes"),
+	I("rx_pkts"),
+	I("send_bytes"),
+	I("send_wrs"),
+	I("recv_bytes"),
+	I("recv_wrs"),
+	I("rdma_read_bytes"),
+	I("rdma_read_wrs"),
+	I("rdma_read_wr_err"),
+	I("rdma_read_resp_bytes"),
+	I("rdma_write_bytes"),
+	I("rdma_write_wrs"),
+	I("rdma_write_wr_err"),
+	I("rdma_write_recv_bytes"),
+	I("submitted_cmds"),
+	I("completed_cmds"),
+	I("cmds_err"),
+	I("no_completion_cmds"),
+	I("keep_alive_rcvd"),
+	I("alloc_pd_err"),
+	I("create_qp_err"),
+	I("create_cq_err"),
+	I("reg_mr_err"),
+	I("alloc_ucontext_err"),
+	I("create_ah_err"),
+	I("mmap_err"),
+	I("lifespan"),
+};
+
+/* TCP: RetransSegs is the sum of every resend (the one retransmission
+ * figure); the TcpExt counters that break it down (fast, slow-start,
+ * timeouts' resends, loss probes) are information, so nothing is counted
+ * twice. Timeouts and failed resends are errors of their own. */
+static const struct class_entry tcp[] = {
+	ER("RetransSegs"),
+	E("InErrs"),
+	E("InCsumErrors"),
+	E("TCPTimeouts"),
+	E("TCPRetransFail"),
+	E("TCPLostRetransmit"),
+	E("TCPSpuriousRTOs"),
+	E("TCPSackFailures"),
+	E("TCPSynRetrans"),
+	I("TCPFastRetrans"),
+	I("TCPSlowStartRetrans"),
+	I("TCPLossProbes"),
+	I("TCPLossProbeRecovery"),
+	I("TCPRetransQueueShrunk"),
+	I("OutRsts"),
+	I("InSegs"),
+	I("OutSegs"),
+};
+
+#define TABLE(t)                                                               \
+	{                                                                      \
+#t, t, sizeof(t) / sizeof(t[0])                                \
+	}
+
+static const struct provider {
+	const char *name;
+	const struct class_entry *e;
+	size_t n;
+} providers[] = {
+	TABLE(rxe),
+	TABLE(mlx5),
+	TABLE(irdma),
+	TABLE(bnxt_re),
+	TABLE(efa),
+	TABLE(tcp),
+	/* siw exports no hw_counters: it runs on the kernel's TCP, whose
+	 * counters xport/link.c reads for it */
+	{ "siw", tcp, sizeof(tcp) / sizeof(tcp[0]) },
+};
+
+#define N_PROVIDERS (sizeof(providers) / sizeof(providers[0]))
+
+static const struct class_entry *find_in(const struct class_entry *t, size_t n,
+					 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return &t[i];
+	return NULL;
+}
+
+static const struct class_entry *lookup(const char *provider, const char *name)
+{
+	const struct class_entry *e = NULL;
+	size_t i;
+
+	for (i = 0; provider && !e && i < N_PROVIDERS; i++)
+		if (!strcmp(providers[i].name, provider))
+			e = find_in(providers[i].e, providers[i].n, name);
+	return e ? e
+		 : find_in(shared, sizeof(shared) / sizeof(shared[0]), name);
+}
+
+enum rp_counter_class rp_counter_class(const char *provider, const char *name)
+{
+	const struct class_entry *e = name ? lookup(provider, name) : NULL;
+
+	return e ? e->cls : RP_COUNTER_INFO;
+}
+
+bool rp_counter_is_retrans(const char *provider, const char *name)
+{
+	const struct class_entry *e = name ? lookup(provider, name) : NULL;
+
+	return e && (e->flags & R);
+}
+
+const char *rp_counter_class_name(enum rp_counter_class c)
+{
+	switch (c) {
+	case RP_COUNTER_ERROR:
+		return "error";
+	case RP_COUNTER_CONGESTION:
+		return "congestion";
+	default:
+		return "info";
+	}
+}
+
+bool rp_counter_tables_check(char *dup, size_t len)
+{
+	size_t p, i, k;
+
+	for (p = 0; p <= N_PROVIDERS; p++) {
+		const struct class_entry *t =
+			p < N_PROVIDERS ? providers[p].e : shared;
+		size_t n = p < N_PROVIDERS ? providers[p].n
+					   : sizeof(shared) / sizeof(shared[0]);
+
+		for (i = 0; i < n; i++)
+			for (k = i + 1; k < n; k++)
+				if (!strcmp(t[i].name, t[k].name)) {
+					snprintf(dup, len, "%s: %s",
+						 p < N_PROVIDERS
+							 ? providers[p].name
+							 : "shared",
+						 t[i].name);
+					return false;
+				}
+	}
+	return true;
+}
+
+static const struct rp_counter *find_counter(const struct rp_counters *c,
+					     const struct rp_counter *like)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->c[i].name, like->name) &&
+		    !strcmp(c->c[i].group, like->group))
+			return &c->c[i];
+	return NULL;
+}
+
+void rp_counters_delta(const struct rp_counters *before,
+		       const struct rp_counters *after,
+		       struct rp_counters *delta)
+{
+	const struct rp_counter *b;
+	unsigned int i;
+
+	memset(delta, 0, sizeof(*delta));
+	memcpy(delta->provider, after->provider, sizeof(delta->provider));
+	for (i = 0; i < after->n && i < RP_COUNTERS_MAX; i++) {
+		b = find_counter(before, &after->c[i]);
+		if (!b)
+			continue; /* appeared meanwhile: nothing to compare */
+		delta->c[delta->n] = after->c[i];
+		delta->c[delta->n].value =
+			after->c[i].value >= b->value
+				? after->c[i].value - b->value
+				: 0; /* reset */
+		delta->n++;
+	}
+}
+
+static bool add_num(cJSON *o, const char *key, uint64_t v)
+{
+	return cJSON_AddNumberToObject(o, key, (double)v) != NULL;
+}
+
+cJSON *rp_counters_json(const struct rp_counters *d)
+{
+	cJSON *o = cJSON_CreateObject(), *deltas = NULL, *errs = NULL;
+	cJSON *cong = NULL, *g;
+	uint64_t et = 0, ct = 0;
+	unsigned int i;
+	bool ok;
+
+	if (!o)
+		return NULL;
+	ok = cJSON_AddStringToObject(o, "provider", d->provider) &&
+	     (deltas = cJSON_AddObjectToObject(o, "deltas")) &&
+	     (errs = cJSON_AddObjectToObject(o, "errors")) &&
+	     (cong = cJSON_AddObjectToObject(o, "congestion"));
+	for (i = 0; ok && i < d->n; i++) {
+		const struct rp_counter *c = &d->c[i];
+		enum rp_counter_class cls =
+			rp_counter_class(d->provider, c->name);
+		cJSON *to = cls == RP_COUNTER_ERROR	   ? errs
+			    : cls == RP_COUNTER_CONGESTION ? cong
+							   : NULL;
+
+		g = cJSON_GetObjectItemCaseSensitive(deltas, c->group);
+		if (!g)
+			g = cJSON_AddObjectToObject(deltas, c->group);
+		if (!g) {
+			ok = false;
+			break;
+		}
+		if (cJSON_GetObjectItemCaseSensitive(g, c->name))
+			continue; /* a name twice in a group: the first holds */
+		ok = add_num(g, c->name, c->value);
+		if (!ok || !c->value || !to ||
+		    cJSON_GetObjectItemCaseSensitive(to, c->name))
+			continue;
+		ok = add_num(to, c->name, c->value);
+		if (cls == RP_COUNTER_ERROR)
+			et += c->value;
+		else
+			ct += c->value;
+	}
+	if (ok)
+		ok = add_num(o, "error_total", et) &&
+		     add_num(o, "congestion_total", ct);
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* A count a document holds: a whole number from 0 to 2^53, else 0. */
+static uint64_t count_of(const cJSON *j)
+{
+	if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0) ||
+	    !(j->valuedouble <= 9007199254740992.0))
+		return 0;
+	return (uint64_t)j->valuedouble;
+}
+
+void rp_counters_sum(const cJSON *j, struct rp_counters_sum *out)
+{
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(j, "provider");
+	const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(j, "deltas");
+	const char *p = cJSON_IsString(prov) ? prov->valuestring : NULL;
+	const cJSON *g, *e;
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsObject(j))
+		return;
+	out->present = true;
+	/* from the deltas, classified here: a document from another
+	 * version's table is judged by this one's */
+	cJSON_ArrayForEach(g, deltas)
+	{
+		if (!cJSON_IsObject(g))
+			continue;
+		cJSON_ArrayForEach(e, g)
+		{
+			uint64_t v = count_of(e);
+
+			if (!e->string || !v)
+				continue;
+			switch (rp_counter_class(p, e->string)) {
+			case RP_COUNTER_ERROR:
+				out->errors += v;
+				break;
+			case RP_COUNTER_CONGESTION:
+				out->congestion += v;
+				break;
+			default:
+				break;
+			}
+			if (rp_counter_is_retrans(p, e->string))
+				out->retrans += v;
+		}
+	}
+}
+
+struct named {
+	const char *name;
+	uint64_t v;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* "N errors (a 4, b 8, ...)" of the class @cls among @j's deltas into
+ * @buf at @*off. */
+static void class_part(const cJSON *j, enum rp_counter_class cls,
+		       uint64_t total, const char *what, char *buf, size_t len,
+		       size_t *off)
+{
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(j, "provider");
+	const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(j, "deltas");
+	const char *p = cJSON_IsString(prov) ? prov->valuestring : NULL;
+	struct named top[RP_COUNTERS_MAX];
+	const cJSON *g, *e;
+	size_t n = 0, i;
+	int w;
+
+	cJSON_ArrayForEach(g, deltas)
+	{
+		if (!cJSON_IsObject(g))
+			continue;
+		cJSON_ArrayForEach(e, g)
+		{
+			if (n < RP_COUNTERS_MAX && e->string && count_of(e) &&
+			    rp_counter_class(p, e->string) == cls)
+				top[n++] = (struct named){ e->string,
+							   count_of(e) };
+		}
+	}
+	qsort(top, n, sizeof(top[0]), by_value);
+	w = snprintf(buf + *off, len - *off, "%s%llu %s (", *off ? ", " : "",
+		     (unsigned long long)total, what);
+	*off += w > 0 ? (size_t)w : 0;
+	for (i = 0; i < n && i < 4 && *off < len; i++) {
+		w = snprintf(buf + *off, len - *off, "%s%s %llu", i ? ", " : "",
+			     top[i].name, (unsigned long long)top[i].v);
+		*off += w > 0 ? (size_t)w : 0;
+	}
+	if (*off < len) {
+		w = snprintf(buf + *off, len - *off, "%s)",
+			     n > 4 ? ", ..." : "");
+		*off += w > 0 ? (size_t)w : 0;
+	}
+}
+
+void rp_counters_line(const cJSON *j, char *buf, size_t len)
+{
+	struct rp_counters_sum s;
+	size_t off;
+	int w;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	rp_counters_sum(j, &s);
+	if (!s.present) {
+		snprintf(buf, len, "not read");
+		return;
+	}
+	if (!s.errors && !s.congestion) {
+		snprintf(buf, len, "clean");
+		return;
+	}
+	w = snprintf(buf, len, "%s: ", s.errors ? "lossy" : "congested");
+	off = w > 0 ? (size_t)w : 0;
+	if (off >= len)
+		return;
+	{
+		/* class_part's ", " separates the second part only */
+		size_t base = off, rel = 0;
+		char *p = buf + base;
+
+		if (s.errors)
+			class_part(j, RP_COUNTER_ERROR, s.errors, "errors", p,
+				   len - base, &rel);
+		if (s.congestion && rel < len - base)
+			class_part(j, RP_COUNTER_CONGESTION, s.congestion,
+				   "congestion", p, len - base, &rel);
+	}
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/* The counters of a test's link around a phase or a point. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/counters.h"
+
+void rp_counter_watch_start(struct rp_counter_watch *w,
+			    const struct rp_xport_ops *ops, struct rp_stream *s)
+{
+	w->ok = ops->counters && s && !ops->counters(s, &w->before);
+}
+
+cJSON *rp_counter_watch_end(struct rp_counter_watch *w,
+			    const struct rp_xport_ops *ops, struct rp_stream *s)
+{
+	struct rp_counters *now, *d;
+	cJSON *j = NULL;
+
+	if (!w->ok)
+		return NULL;
+	w->ok = false;
+	now = malloc(sizeof(*now));
+	d = malloc(sizeof(*d));
+	if (now && d && !ops->counters(s, now)) {
+		rp_counters_delta(&w->before, now, d);
+		j = rp_counters_json(d);
+	}
+	free(now);
+	free(d);
+	return j;
+}
+
+#define RP_COUNTER_EXACT 9007199254740992.0 /* 2^53: what a double holds */
+
+/* The deltas of @j (rp_counters_json's form: "deltas" holds an object per
+ * group, each counter by name) added into @c, name by name. */
+static void add_deltas(struct rp_counters *c, const cJSON *j)
+{
+	const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(j, "deltas");
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(j, "provider");
+	const cJSON *g, *e;
+	unsigned int i;
+
+	if (cJSON_IsString(prov) && !c->provider[0])
+		snprintf(c->provider, sizeof(c->provider), "%s",
+			 prov->valuestring);
+	cJSON_ArrayForEach(g, deltas)
+	{
+		if (!cJSON_IsObject(g) || !g->string)
+			continue;
+		cJSON_ArrayForEach(e, g)
+		{
+			if (!cJSON_IsNumber(e) || !e->string ||
+			    !(e->valuedouble >= 0) ||
+			    !(e->valuedouble < RP_COUNTER_EXACT))
+				continue;
+			for (i = 0; i < c->n; i++)
+				if (!strcmp(c->c[i].group, g->string) &&
+				    !strcmp(c->c[i].name, e->string))
+					break;
+			if (i == c->n && c->n == RP_COUNTERS_MAX)
+				continue;
+			if (i == c->n) {
+				snprintf(c->c[i].group, sizeof(c->c[i].group),
+					 "%s", g->string);
+				snprintf(c->c[i].name, sizeof(c->c[i].name),
+					 "%s", e->string);
+				c->c[c->n++].value = 0;
+			}
+			c->c[i].value += (uint64_t)e->valuedouble;
+		}
+	}
+}
+
+int rp_counters_json_add(cJSON **acc, const cJSON *more)
+{
+	struct rp_counters *c;
+	cJSON *j;
+
+	if (!cJSON_IsObject(more))
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	add_deltas(c, *acc);
+	add_deltas(c, more);
+	j = rp_counters_json(c);
+	free(c);
+	if (!j)
+		return -ENOMEM;
+	cJSON_Delete(*acc);
+	*acc = j;
+	return 0;
+}
