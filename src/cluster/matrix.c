@@ -478,6 +478,8 @@ static int finish(struct matrix *m)
 		return 1;
 	}
 	rc = m->out(m->cfg, m->doc);
+	if (!rc && !m->failed && rp_matrix_expect_failed(m->doc))
+		return 3; /* a pair failed its --expect */
 	return rc ? rc : m->failed ? 1 : 0;
 }
 

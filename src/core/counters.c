@@ -11,6 +11,7 @@
  * RetransSegs holds the fast, timeout and loss-probe resends TcpExt breaks
  * down), only the sum is "retrans" and the breakdown is information.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,8 +521,25 @@ static int by_value(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* "N errors (a 4, b 8, ...)" of the class @cls among @j's deltas into
- * @buf at @*off. */
+/* printf @fmt at @*off of @buf (@len): @*off moves on, at most to the end
+ * (the text truncated there, always terminated). */
+__attribute__((format(printf, 4, 5))) static void
+append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*off = *off + (size_t)w < len ? *off + (size_t)w : len - 1;
+}
+
+/* "N errors (a 8, b 4, ...)": the class @cls among @j's deltas, the
+ * largest first, at most four named. */
 static void class_part(const cJSON *j, enum rp_counter_class cls,
 		       uint64_t total, const char *what, char *buf, size_t len,
 		       size_t *off)
@@ -532,7 +550,6 @@ static void class_part(const cJSON *j, enum rp_counter_class cls,
 	struct named top[RP_COUNTERS_MAX];
 	const cJSON *g, *e;
 	size_t n = 0, i;
-	int w;
 
 	cJSON_ArrayForEach(g, deltas)
 	{
@@ -547,53 +564,37 @@ static void class_part(const cJSON *j, enum rp_counter_class cls,
 		}
 	}
 	qsort(top, n, sizeof(top[0]), by_value);
-	w = snprintf(buf + *off, len - *off, "%s%llu %s (", *off ? ", " : "",
-		     (unsigned long long)total, what);
-	*off += w > 0 ? (size_t)w : 0;
-	for (i = 0; i < n && i < 4 && *off < len; i++) {
-		w = snprintf(buf + *off, len - *off, "%s%s %llu", i ? ", " : "",
-			     top[i].name, (unsigned long long)top[i].v);
-		*off += w > 0 ? (size_t)w : 0;
-	}
-	if (*off < len) {
-		w = snprintf(buf + *off, len - *off, "%s)",
-			     n > 4 ? ", ..." : "");
-		*off += w > 0 ? (size_t)w : 0;
-	}
+	append(buf, len, off, "%llu %s (", (unsigned long long)total, what);
+	for (i = 0; i < n && i < 4; i++)
+		append(buf, len, off, "%s%s %llu", i ? ", " : "", top[i].name,
+		       (unsigned long long)top[i].v);
+	append(buf, len, off, "%s)", n > 4 ? ", ..." : "");
 }
 
 void rp_counters_line(const cJSON *j, char *buf, size_t len)
 {
 	struct rp_counters_sum s;
-	size_t off;
-	int w;
+	size_t off = 0;
 
 	if (!len)
 		return;
 	buf[0] = '\0';
 	rp_counters_sum(j, &s);
 	if (!s.present) {
-		snprintf(buf, len, "not read");
+		append(buf, len, &off, "not read");
 		return;
 	}
 	if (!s.errors && !s.congestion) {
-		snprintf(buf, len, "clean");
+		append(buf, len, &off, "clean");
 		return;
 	}
-	w = snprintf(buf, len, "%s: ", s.errors ? "lossy" : "congested");
-	off = w > 0 ? (size_t)w : 0;
-	if (off >= len)
-		return;
-	{
-		/* class_part's ", " separates the second part only */
-		size_t base = off, rel = 0;
-		char *p = buf + base;
-
-		if (s.errors)
-			class_part(j, RP_COUNTER_ERROR, s.errors, "errors", p,
-				   len - base, &rel);
-		if (s.congestion && rel < len - base)
-			class_part(j, RP_COUNTER_CONGESTION, s.congestion,
-				   "congestion", p, len - base, &rel);
-	}
+	append(buf, len, &off, "%s: ", s.errors ? "lossy" : "congested");
+	if (s.errors)
+		class_part(j, RP_COUNTER_ERROR, s.errors, "errors", buf, len,
+			   &off);
+	if (s.errors && s.congestion)
+		append(buf, len, &off, ", ");
+	if (s.congestion)
+		class_part(j, RP_COUNTER_CONGESTION, s.congestion, "congestion",
+			   buf, len, &off);
 }

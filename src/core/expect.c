@@ -246,7 +246,7 @@ static int parse_term(const char *s, size_t n, struct rp_expect_term *t,
 	v = p + strlen(ops[k].text);
 	while (isspace((unsigned char)*v))
 		v++;
-	if (strchr("<>=!", *v))
+	if (*v && strchr("<>=!", *v))
 		goto no_op;
 	return parse_value(t, v, &t->value, &t->percent, err, len);
 no_op:
@@ -270,10 +270,12 @@ int rp_expect_parse(const char *s, struct rp_expect *out, char *err, size_t len)
 			   "comma-separated (bw>=90%%,p99<=5us)");
 	for (;;) {
 		comma = strchr(s, ',');
-		if (out->n == RP_EXPECT_MAX)
+		if (out->n == RP_EXPECT_MAX) {
+			out->n = 0;
 			return bad(err, len,
 				   "--expect: more than %d expectations",
 				   RP_EXPECT_MAX);
+		}
 		rc = parse_term(s, comma ? (size_t)(comma - s) : strlen(s),
 				&out->t[out->n], err, len);
 		if (rc) {

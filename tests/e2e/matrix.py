@@ -263,6 +263,31 @@ def test_stopped_rank(binary):
     check(took < 60, "ended %.1f s after the stop" % took)
 
 
+def test_expect(binary):
+    """--expect on every pair: PASS (exit 0); a rank whose clients all fail
+    lists its pairs and names no node (the others' pairs to it pass);
+    every pair failing names every node (exit 3); the text says so."""
+    r = mpirun(binary, (3, TEST + ["--json", "--expect", "bw>=1K"]))
+    check(r.rc == 0, lambda: "--expect met: want exit 0\n" + r.describe())
+    v = matrix_doc(r)["matrix"]["verdict"]
+    check(v["pass"] and v["pairs"] == 6 and v["failed"] == 0 and
+          not v["failing"] and not v["nodes"], "verdict %r" % v)
+    r = mpirun(binary, (1, TEST + ["--json", "--expect", "bw>=100T"]),
+               (2, TEST + ["--json", "--expect", "bw>=1K"]))
+    check(r.rc == 3, lambda: "rank 0's pairs fail: want exit 3\n" +
+          r.describe())
+    v = matrix_doc(r)["matrix"]["verdict"]
+    pairs = sorted((f["client"], f["server"]) for f in v["failing"])
+    check(pairs == [(0, 1), (0, 2)] and v["failed"] == 2 and
+          not v["nodes"] and v["failing"][0]["expect"] == ["bw>=100T"],
+          "verdict %r" % v)
+    r = mpirun(binary, (3, TEST + ["--expect", "bw>=100T"]))
+    check(r.rc == 3 and "verdict: FAIL, 6 of 6 pairs" in r.out and
+          r.out.count("every pair through it failed") == 3,
+          lambda: "every pair fails: want FAIL naming 3 nodes, exit 3\n" +
+          r.describe())
+
+
 def test_usage(binary):
     cases = [["-c", "-a", "127.0.0.1", "--serial"],
              ["-c", "-a", "10.0.0.0/8"],
@@ -359,5 +384,6 @@ if __name__ == "__main__":
           ("csv", test_csv),
           ("failed_rank", test_failed_rank),
           ("stopped_rank", test_stopped_rank),
+          ("expect", test_expect),
           ("usage", test_usage),
           ("module", test_module)])

@@ -10,9 +10,10 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
                requester's rxe hw_counters show the retransmissions; the
                bulk figure drops
     reorder    netem reordering on guest 1: write, read and send the same
-    verdict    the NICs say 10 Gb/s: both links' rated rate, the share of it
-               and a PASS; tbf below --expect's bw: FAIL and exit 3; netem
-               loss: the counters say "lossy" and errors==0 fails
+    verdict    the NICs say 10 Gb/s: both links' rated rate and the share
+               of it; --expect bw>= a third of what the link moved passes
+               unshaped, and fails (exit 3) through tbf at an eighth of it;
+               netem loss: the counters say "lossy" and errors==0 fails
     shaped     tbf on guest 1's egress at 200 Mbit/s for tcp, 24 for rdma,
                or half the rate the link moved unshaped just before if
                that is less: the figure on the wire within -20%/+10% of
@@ -353,7 +354,7 @@ RXE_SPEED_MBIT = 10000
 def verdict_case(c):
     fab = c.fab
     bulk = "-x rdma -o write -S 16384 -q 16 -C 300 " + LIGHT
-    doc, _ = c.client(bulk + " --expect bw>=1K,errors>=0")
+    doc, _ = c.client(bulk + " --expect 'bw>=1K,errors>=0'")
     res = doc["results"][0]
     for side in ("client_transport", "server_transport"):
         link = res[side].get("link") or {}
@@ -365,31 +366,36 @@ def verdict_case(c):
     check(rated.get("gbps") == RXE_SPEED_MBIT / 1000 and
           0 < rated.get("share", 0) < 1, "rated %r" % rated)
     check(res["verdict"]["pass"] is True, "verdict %r" % res["verdict"])
-    log("  unshaped: %.3f Gb/s, %.2f%% of the rated %g Gb/s, PASS" %
+    log("  unshaped: %.3f Gb/s, %.2f%% of the rated %g Gb/s" %
         (gbps(res), 100 * rated["share"], rated["gbps"]))
-    r = fab.run(1, "%s -c -a %s -p %d %s --expect bw>=1K" %
-                (c.b, addr(2), c.port, bulk), 240)
+    # a limit the link meets unshaped with room to spare (a third of what
+    # it just moved), and a shaper well below it (an eighth): the same
+    # --expect passes unshaped and fails through tbf
+    limit = gbps(res) * 1e9 / 3
+    r = fab.run(1, "%s -c -a %s -p %d %s --expect 'bw>=%d'" %
+                (c.b, addr(2), c.port, bulk, limit), 240)
     check(r.rc == 0 and "of the rated 10 Gb/s" in r.out and
           "verdict      PASS" in r.out,
-          lambda: "text: the share and PASS lines\n" + r.describe())
-    # shaped well below what --expect asks: FAIL, exit 3
-    fab.tbf(1, "20mbit")
+          lambda: "text, unshaped, bw>=%d: the share and PASS lines\n" %
+          limit + r.describe())
+    fab.tbf(1, "%dkbit" % max(limit * WIRE["rdma"] / 8 / 1000, 100))
     try:
-        doc, r = c.client("-x rdma -o write -S 16384 -q 16 -t 3 " + LIGHT +
-                          " --expect bw>=100M", ok=False)
+        doc, r = c.client("-x rdma -o write -S 16384 -q 16 -t 3 %s "
+                          "--expect 'bw>=%d'" % (LIGHT, limit), ok=False)
     finally:
         fab.clear(1)
     res = doc["results"][0]
     check(r.rc == 3 and res["ok"] and res["verdict"]["pass"] is False,
-          lambda: "tbf 20mbit against bw>=100M: want FAIL, exit 3\n" +
+          lambda: "tbf at 1/8 of bw>=%d: want FAIL, exit 3\n" % limit +
           r.describe())
-    log("  tbf 20mbit: %.3f Gb/s, FAIL, exit 3" % gbps(res))
+    log("  bw>=%.1f Mbit/s: PASS unshaped; through tbf %.3f Gb/s, FAIL, "
+        "exit 3" % (limit / 1e6, gbps(res)))
     # loss: the counters say so, on both sides
     for g in (1, 2):
         fab.netem(g, "loss 1%")
     try:
         doc, r = c.client("-x rdma -o write -S 16384 -q 4 -C 100 " + LIGHT +
-                          " --expect errors==0", ok=False)
+                          " --expect 'errors==0'", ok=False)
     finally:
         for g in (1, 2):
             fab.clear(g)

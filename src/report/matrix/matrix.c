@@ -454,5 +454,5 @@ int rp_matrix_analyse(cJSON *doc)
 	free(scratch);
 	free(t.measured);
 	free(t.low);
-	return err;
+	return err ? err : rp_matrix_verdicts(doc);
 }

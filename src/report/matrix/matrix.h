@@ -69,6 +69,18 @@ cJSON *rp_matrix_cells(cJSON *doc);
  *  tables. Return: 0 or -ENOMEM. */
 int rp_matrix_analyse(cJSON *doc);
 
+/** rp_matrix_verdicts - --expect: the matrix's "verdict" (pairs judged,
+ *  failed, the failing ones and their checks, the nodes every pair through
+ *  which failed), from the cells' results; none when nothing was judged.
+ *  rp_matrix_analyse calls it. Return: 0 or -ENOMEM. */
+int rp_matrix_verdicts(cJSON *doc);
+
+/** rp_matrix_expect_failed - a pair failed its --expect (exit 3). */
+bool rp_matrix_expect_failed(const cJSON *doc);
+
+/** rp_matrix_verdict_text - the verdict's lines, if there is one. */
+void rp_matrix_verdict_text(FILE *f, const cJSON *doc);
+
 /** rp_matrix_text - the tables for people: per table the throughput and
  *  the latency matrix (up to RP_MATRIX_GRID_RANKS ranks), failures,
  *  outliers and bad nodes. Return: 0 or -ENOMEM. */

@@ -243,6 +243,7 @@ int rp_matrix_text(FILE *f, const cJSON *doc)
 			  "unloaded latency p50, us", "median_latency_p50_us");
 		findings_text(f, &h, tab, fraction);
 	}
+	rp_matrix_verdict_text(f, doc);
 	free(h.name);
 	return 0;
 }

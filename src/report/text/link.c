@@ -9,6 +9,7 @@
 
 #include "core/counters.h"
 #include "core/expect.h"
+#include "core/units.h"
 #include "report/text/text.h"
 
 static const cJSON *side_link(const cJSON *info)
@@ -128,4 +129,35 @@ void rp_report_text_verdict(FILE *f, const struct rp_result *r)
 		return;
 	rp_expect_line(r->verdict, line, sizeof(line));
 	fprintf(f, "  %-12s %s\n", "verdict", line);
+}
+
+void rp_report_text_verdicts(FILE *f, const struct rp_result *res, size_t n)
+{
+	size_t i, judged = 0, failed = 0;
+	char line[512], size[32];
+
+	for (i = 0; i < n; i++) {
+		judged += res[i].verdict != NULL;
+		failed += res[i].verdict &&
+			  !rp_expect_verdict_pass(res[i].verdict);
+	}
+	if (!judged)
+		return;
+	if (!failed) {
+		fprintf(f, "  %-12s PASS: all %zu points judged\n", "verdict",
+			judged);
+		return;
+	}
+	fprintf(f, "  %-12s FAIL: %zu of %zu points\n", "verdict", failed,
+		judged);
+	for (i = 0; i < n; i++) {
+		if (!res[i].verdict || rp_expect_verdict_pass(res[i].verdict))
+			continue;
+		rp_expect_line(res[i].verdict, line, sizeof(line));
+		rp_units_format_size(res[i].spec.size_bytes, size,
+				     sizeof(size));
+		fprintf(f, "  %-12s %s %s -q %u%s: %s\n", "", res[i].transport,
+			size, res[i].spec.queue_depth,
+			res[i].retries ? " (retried)" : "", line);
+	}
 }

@@ -121,10 +121,13 @@ void rp_report_text(FILE *f, const struct rp_config *cfg,
 
 	if (shape.n_points > 1 && cfg->test.n_rates) {
 		rp_report_text_load(f, cfg, res, shape);
+		rp_report_text_verdicts(f, res, n);
 	} else if (shape.n_points > 1 && shape.n_transports == 1) {
 		rp_report_text_sweep(f, cfg, res, n);
+		rp_report_text_verdicts(f, res, n);
 	} else if (shape.n_points > 1) {
 		rp_report_text_matrix(f, cfg, res, shape);
+		rp_report_text_verdicts(f, res, n);
 	} else {
 		for (i = 0; i < n; i++) {
 			if (i)

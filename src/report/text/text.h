@@ -118,6 +118,10 @@ void rp_report_text_counters(FILE *f, const struct rp_result *r);
 /** rp_report_text_verdict - --expect's PASS or FAIL line, and --retry's. */
 void rp_report_text_verdict(FILE *f, const struct rp_result *r);
 
+/** rp_report_text_verdicts - a sweep's verdict: PASS over every point
+ *  judged, or FAIL with a line per failing point. */
+void rp_report_text_verdicts(FILE *f, const struct rp_result *res, size_t n);
+
 /* The file transport (text/file.c) */
 
 /** rp_report_text_file - "  LABEL PATH: O_DIRECT, sequential, ..." for a

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of core/counters: what each provider's names mean, deltas
+ * across a reset and a counter that appeared, the document's form and its
+ * sums read back, the text line, and documents of the wrong shape.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/counters.h"
+
+static void set(struct rp_counters *c, const char *group, const char *name,
+		uint64_t v)
+{
+	struct rp_counter *e = &c->c[c->n++];
+
+	snprintf(e->group, sizeof(e->group), "%s", group);
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->value = v;
+}
+
+static void test_classes(void **state)
+{
+	(void)state;
+	/* every IB port's PMA counters, whatever the provider */
+	assert_int_equal(rp_counter_class("mlx5", "symbol_error"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class(NULL, "port_xmit_discards"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("mlx5", "port_xmit_wait"),
+			 RP_COUNTER_CONGESTION);
+	assert_int_equal(rp_counter_class("mlx5", "port_rcv_data"),
+			 RP_COUNTER_INFO);
+	/* each provider's own */
+	assert_int_equal(rp_counter_class("rxe", "rcvd_seq_err"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("rxe", "sent_pkts"), RP_COUNTER_INFO);
+	assert_int_equal(rp_counter_class("mlx5", "np_cnp_sent"),
+			 RP_COUNTER_CONGESTION);
+	assert_int_equal(rp_counter_class("mlx5", "out_of_sequence"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("bnxt_re", "rx_cnp_pkts"),
+			 RP_COUNTER_CONGESTION);
+	assert_int_equal(rp_counter_class("bnxt_re", "to_retransmits"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("irdma", "tcpRetransSegs"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("irdma", "cnpHandled"),
+			 RP_COUNTER_CONGESTION);
+	assert_int_equal(rp_counter_class("efa", "rx_drops"), RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("efa", "tx_bytes"), RP_COUNTER_INFO);
+	assert_int_equal(rp_counter_class("tcp", "RetransSegs"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("tcp", "rx_dropped"),
+			 RP_COUNTER_ERROR); /* a netdev's, shared */
+	/* siw runs on TCP: TCP's names */
+	assert_int_equal(rp_counter_class("siw", "TCPTimeouts"),
+			 RP_COUNTER_ERROR);
+	/* a name of another provider is not this one's */
+	assert_int_equal(rp_counter_class("rxe", "np_cnp_sent"),
+			 RP_COUNTER_INFO);
+	assert_int_equal(rp_counter_class("mlx5", "made_up"), RP_COUNTER_INFO);
+	assert_int_equal(rp_counter_class("nosuch", "symbol_error"),
+			 RP_COUNTER_ERROR);
+	assert_int_equal(rp_counter_class("rxe", NULL), RP_COUNTER_INFO);
+	assert_string_equal(rp_counter_class_name(RP_COUNTER_CONGESTION),
+			    "congestion");
+}
+
+/* Retransmissions counted once: TCP's sum, not its breakdown. */
+static void test_retrans(void **state)
+{
+	(void)state;
+	assert_true(rp_counter_is_retrans("tcp", "RetransSegs"));
+	assert_false(rp_counter_is_retrans("tcp", "TCPFastRetrans"));
+	assert_false(rp_counter_is_retrans("tcp", "TCPLossProbes"));
+	assert_true(rp_counter_is_retrans("rxe", "rcvd_seq_err"));
+	assert_true(rp_counter_is_retrans("mlx5", "roce_adp_retrans"));
+	assert_true(rp_counter_is_retrans("bnxt_re", "to_retransmits"));
+	assert_true(rp_counter_is_retrans("efa", "retrans_pkts"));
+	assert_false(rp_counter_is_retrans("mlx5", "symbol_error"));
+}
+
+static void test_tables(void **state)
+{
+	char dup[96] = "";
+
+	(void)state;
+	assert_true(rp_counter_tables_check(dup, sizeof(dup)));
+	assert_string_equal(dup, "");
+}
+
+static void test_delta(void **state)
+{
+	static struct rp_counters a, b, d;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	snprintf(b.provider, sizeof(b.provider), "rxe");
+	set(&a, "hw", "sent_pkts", 100);
+	set(&a, "hw", "rcvd_seq_err", 9);
+	set(&a, "port", "sent_pkts", 5);  /* same name, another group */
+	set(&b, "hw", "rcvd_seq_err", 2); /* reset meanwhile */
+	set(&b, "hw", "sent_pkts", 350);
+	set(&b, "hw", "send_err", 4); /* appeared: nothing to compare */
+	set(&b, "port", "sent_pkts", 6);
+	rp_counters_delta(&a, &b, &d);
+	assert_string_equal(d.provider, "rxe");
+	assert_int_equal(d.n, 3);
+	assert_string_equal(d.c[0].name, "rcvd_seq_err");
+	assert_int_equal(d.c[0].value, 0);
+	assert_string_equal(d.c[1].name, "sent_pkts");
+	assert_int_equal(d.c[1].value, 250);
+	assert_string_equal(d.c[2].group, "port");
+	assert_int_equal(d.c[2].value, 1);
+}
+
+static double num(const cJSON *o, const char *a, const char *b)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, a);
+
+	if (b)
+		j = cJSON_GetObjectItemCaseSensitive(j, b);
+	assert_true(cJSON_IsNumber(j));
+	return j->valuedouble;
+}
+
+static cJSON *lossy(void)
+{
+	static struct rp_counters d;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.provider, sizeof(d.provider), "rxe");
+	set(&d, "hw", "sent_pkts", 1000);
+	set(&d, "hw", "rcvd_seq_err", 8);
+	set(&d, "hw", "out_of_seq_request", 4);
+	set(&d, "hw", "duplicate_request", 0);
+	set(&d, "port", "port_xmit_wait", 3);
+	return rp_counters_json(&d);
+}
+
+static void test_json_and_sum(void **state)
+{
+	struct rp_counters_sum s;
+	cJSON *j = lossy();
+
+	(void)state;
+	assert_non_null(j);
+	assert_true(
+		cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "deltas")));
+	assert_true(num(cJSON_GetObjectItemCaseSensitive(j, "deltas"), "hw",
+			"sent_pkts") == 1000);
+	assert_true(num(cJSON_GetObjectItemCaseSensitive(j, "deltas"), "hw",
+			"duplicate_request") == 0);
+	assert_true(num(j, "errors", "rcvd_seq_err") == 8);
+	assert_null(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "errors"),
+		"duplicate_request")); /* zero: not listed */
+	assert_true(num(j, "congestion", "port_xmit_wait") == 3);
+	assert_true(num(j, "error_total", NULL) == 12);
+	assert_true(num(j, "congestion_total", NULL) == 3);
+	rp_counters_sum(j, &s);
+	assert_true(s.present);
+	assert_int_equal(s.errors, 12);
+	assert_int_equal(s.congestion, 3);
+	assert_int_equal(s.retrans, 8);
+	cJSON_Delete(j);
+}
+
+static void test_line(void **state)
+{
+	static struct rp_counters d;
+	char buf[256];
+	cJSON *j = lossy();
+	size_t len;
+
+	(void)state;
+	static const char want[] = "lossy: 12 errors (rcvd_seq_err 8, "
+				   "out_of_seq_request 4), 3 congestion "
+				   "(port_xmit_wait 3)";
+
+	rp_counters_line(j, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	for (len = 1; len < sizeof(want) + 2; len++) {
+		/* truncated where it ends, always terminated */
+		memset(buf, 'x', sizeof(buf));
+		rp_counters_line(j, buf, len);
+		assert_true(strlen(buf) < len);
+		assert_int_equal(strncmp(buf, want, strlen(buf)), 0);
+		assert_int_equal(strlen(buf), len - 1 < sizeof(want) - 1
+						      ? len - 1
+						      : sizeof(want) - 1);
+	}
+	cJSON_Delete(j);
+	memset(&d, 0, sizeof(d));
+	snprintf(d.provider, sizeof(d.provider), "mlx5");
+	set(&d, "hw", "np_cnp_sent", 5);
+	set(&d, "port", "port_rcv_data", 1 << 20);
+	j = rp_counters_json(&d);
+	rp_counters_line(j, buf, sizeof(buf));
+	assert_string_equal(buf, "congested: 5 congestion (np_cnp_sent 5)");
+	cJSON_Delete(j);
+	d.n = 1;
+	d.c[0].value = 0;
+	j = rp_counters_json(&d);
+	rp_counters_line(j, buf, sizeof(buf));
+	assert_string_equal(buf, "clean");
+	cJSON_Delete(j);
+	rp_counters_line(NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "not read");
+}
+
+/* Five errors of their own, then more: four named, the rest "...". */
+static void test_line_many(void **state)
+{
+	static struct rp_counters d;
+	char buf[256];
+	cJSON *j;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.provider, sizeof(d.provider), "mlx5");
+	set(&d, "port", "symbol_error", 1);
+	set(&d, "port", "link_downed", 2);
+	set(&d, "port", "port_rcv_errors", 3);
+	set(&d, "hw", "out_of_sequence", 4);
+	set(&d, "hw", "packet_seq_err", 5);
+	j = rp_counters_json(&d);
+	rp_counters_line(j, buf, sizeof(buf));
+	assert_string_equal(buf, "lossy: 15 errors (packet_seq_err 5, "
+				 "out_of_sequence 4, port_rcv_errors 3, "
+				 "link_downed 2, ...)");
+	cJSON_Delete(j);
+}
+
+/* A saved document may hold anything: never a crash, no made-up sum. */
+static void test_odd_documents(void **state)
+{
+	static const char *const docs[] = {
+		"[]",
+		"\"x\"",
+		"{}",
+		"{\"deltas\": []}",
+		"{\"deltas\": {\"hw\": [1, 2]}}",
+		"{\"provider\": 5, \"deltas\": {\"hw\": {\"rcvd_seq_err\": "
+		"\"many\"}}}",
+		"{\"provider\": \"rxe\", \"deltas\": {\"hw\": "
+		"{\"rcvd_seq_err\": "
+		"-4, \"send_err\": 1e300, \"out_of_seq_request\": 2}}}",
+	};
+	struct rp_counters_sum s;
+	char buf[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		cJSON *j = cJSON_Parse(docs[i]);
+
+		assert_non_null(j);
+		rp_counters_sum(j, &s);
+		rp_counters_line(j, buf, sizeof(buf));
+		if (i == 6) {
+			assert_int_equal(s.errors, 2);
+			assert_string_equal(buf, "lossy: 2 errors "
+						 "(out_of_seq_request 2)");
+		} else {
+			assert_int_equal(s.errors + s.congestion, 0);
+			assert_true(!strcmp(buf, "clean") ||
+				    !strcmp(buf, "not read"));
+		}
+		cJSON_Delete(j);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_retrans),
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_json_and_sum),
+		cmocka_unit_test(test_line),
+		cmocka_unit_test(test_line_many),
+		cmocka_unit_test(test_odd_documents),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
