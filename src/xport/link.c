@@ -669,11 +669,13 @@ static void add_counter(struct rp_counters *out, const char *group,
 	c->value = v;
 }
 
+#ifndef _WIN32
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct rp_counter *)a)->name,
 		      ((const struct rp_counter *)b)->name);
 }
+#endif
 
 /* Every counter file of directory @rel (under the root) into @out, in
  * name order (readdir's is the file system's). */
