@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/expect.h"
+#include "core/spec.h"
 
 enum kind { K_BITS, K_RATE, K_NS, K_COUNT };
 
@@ -67,19 +68,6 @@ static const char *op_text(enum rp_expect_op op)
 	return "?";
 }
 
-__attribute__((format(printf, 3, 4))) static int bad(char *err, size_t len,
-						     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 /* @s as a number and what follows it; false when no number leads. */
 static bool lead_num(const char *s, double *v, const char **rest)
 {
@@ -125,11 +113,12 @@ static int parse_value(const struct rp_expect_term *t, const char *v,
 	case K_BITS:
 		if (!strcmp(rest, "%")) {
 			if (!(x > 0 && x <= 100))
-				return bad(err, len,
-					   "--expect: \"%s\": a share %s%% "
-					   "out of range (above 0, at most "
-					   "100)",
-					   t->text, v);
+				return rp_spec_errf(
+					err, len,
+					"--expect: \"%s\": a share %s%% "
+					"out of range (above 0, at most "
+					"100)",
+					t->text, v);
 			*percent = true;
 			*out = x / 100;
 			return 0;
@@ -165,26 +154,29 @@ static int parse_value(const struct rp_expect_term *t, const char *v,
 bad_value:
 	switch (metrics[t->metric].kind) {
 	case K_BITS:
-		return bad(err, len,
-			   "--expect: \"%s\": bad throughput \"%s\" (bit/s "
-			   "with K, M, G, T: 180G, 180Gbps; or a share of "
-			   "the rated rate: 90%%)",
-			   t->text, v);
+		return rp_spec_errf(
+			err, len,
+			"--expect: \"%s\": bad throughput \"%s\" (bit/s "
+			"with K, M, G, T: 180G, 180Gbps; or a share of "
+			"the rated rate: 90%%)",
+			t->text, v);
 	case K_RATE:
-		return bad(err, len,
-			   "--expect: \"%s\": bad message rate \"%s\" "
-			   "(messages/s with K, M, G: 1M)",
-			   t->text, v);
+		return rp_spec_errf(err, len,
+				    "--expect: \"%s\": bad message rate \"%s\" "
+				    "(messages/s with K, M, G: 1M)",
+				    t->text, v);
 	case K_NS:
-		return bad(err, len,
-			   "--expect: \"%s\": bad latency \"%s\" (units: ns, "
-			   "us, ms, s; a bare number is ns)",
-			   t->text, v);
+		return rp_spec_errf(
+			err, len,
+			"--expect: \"%s\": bad latency \"%s\" (units: ns, "
+			"us, ms, s; a bare number is ns)",
+			t->text, v);
 	default:
-		return bad(err, len,
-			   "--expect: \"%s\": bad count \"%s\" (a whole number "
-			   "from 0)",
-			   t->text, v);
+		return rp_spec_errf(
+			err, len,
+			"--expect: \"%s\": bad count \"%s\" (a whole number "
+			"from 0)",
+			t->text, v);
 	}
 }
 
@@ -200,15 +192,16 @@ static int parse_term(const char *s, size_t n, struct rp_expect_term *t,
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	if (!n)
-		return bad(err, len,
-			   "--expect: an empty expectation (two commas, or "
-			   "one at an end): give METRIC OP VALUE, as "
-			   "p99<=5us");
+		return rp_spec_errf(
+			err, len,
+			"--expect: an empty expectation (two commas, or "
+			"one at an end): give METRIC OP VALUE, as "
+			"p99<=5us");
 	if (n >= sizeof(t->text))
-		return bad(err, len,
-			   "--expect: \"%.*s...\": longer than %zu "
-			   "characters",
-			   20, s, sizeof(t->text) - 1);
+		return rp_spec_errf(err, len,
+				    "--expect: \"%.*s...\": longer than %zu "
+				    "characters",
+				    20, s, sizeof(t->text) - 1);
 	memset(t, 0, sizeof(*t));
 	memcpy(t->text, s, n);
 	for (p = t->text; *p && !strchr("<>=!", *p); p++)
@@ -224,10 +217,10 @@ static int parse_term(const char *s, size_t n, struct rp_expect_term *t,
 	while (nl && isspace((unsigned char)t->text[nl - 1]))
 		nl--;
 	if (!nl || nl >= sizeof(name))
-		return bad(err, len,
-			   "--expect: \"%s\": unknown metric \"%.*s\" "
-			   "(metrics: " METRICS ")",
-			   t->text, (int)nl, t->text);
+		return rp_spec_errf(err, len,
+				    "--expect: \"%s\": unknown metric \"%.*s\" "
+				    "(metrics: " METRICS ")",
+				    t->text, (int)nl, t->text);
 	memcpy(name, t->text, nl);
 	name[nl] = '\0';
 	if (!strcmp(name, "p99.9"))
@@ -237,10 +230,10 @@ static int parse_term(const char *s, size_t n, struct rp_expect_term *t,
 	for (i = 0; i < RP_EM__COUNT && strcmp(metrics[i].name, name); i++)
 		;
 	if (i == RP_EM__COUNT)
-		return bad(err, len,
-			   "--expect: \"%s\": unknown metric \"%s\" "
-			   "(metrics: " METRICS ")",
-			   t->text, name);
+		return rp_spec_errf(err, len,
+				    "--expect: \"%s\": unknown metric \"%s\" "
+				    "(metrics: " METRICS ")",
+				    t->text, name);
 	t->metric = (enum rp_expect_metric)i;
 	t->op = ops[k].op;
 	v = p + strlen(ops[k].text);
@@ -250,10 +243,11 @@ static int parse_term(const char *s, size_t n, struct rp_expect_term *t,
 		goto no_op;
 	return parse_value(t, v, &t->value, &t->percent, err, len);
 no_op:
-	return bad(err, len,
-		   "--expect: \"%s\": no operator (operators: " OPERATORS
-		   "), as in p99<=5us",
-		   t->text);
+	return rp_spec_errf(
+		err, len,
+		"--expect: \"%s\": no operator (operators: " OPERATORS
+		"), as in p99<=5us",
+		t->text);
 }
 
 int rp_expect_parse(const char *s, struct rp_expect *out, char *err, size_t len)
@@ -265,16 +259,17 @@ int rp_expect_parse(const char *s, struct rp_expect *out, char *err, size_t len)
 	if (err && len)
 		err[0] = '\0';
 	if (!s || !*s)
-		return bad(err, len,
-			   "--expect: nothing to expect: give METRIC OP VALUE, "
-			   "comma-separated (bw>=90%%,p99<=5us)");
+		return rp_spec_errf(
+			err, len,
+			"--expect: nothing to expect: give METRIC OP VALUE, "
+			"comma-separated (bw>=90%%,p99<=5us)");
 	for (;;) {
 		comma = strchr(s, ',');
 		if (out->n == RP_EXPECT_MAX) {
 			out->n = 0;
-			return bad(err, len,
-				   "--expect: more than %d expectations",
-				   RP_EXPECT_MAX);
+			return rp_spec_errf(
+				err, len, "--expect: more than %d expectations",
+				RP_EXPECT_MAX);
 		}
 		rc = parse_term(s, comma ? (size_t)(comma - s) : strlen(s),
 				&out->t[out->n], err, len);

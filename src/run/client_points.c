@@ -122,8 +122,6 @@ static void point_again(struct rp_result *r)
 {
 	struct rp_result keep = *r;
 
-	keep.dir[RP_DIR_C2S] = keep.dir[RP_DIR_S2C] =
-		(struct rp_direction){ 0 };
 	rp_direction_fini(&r->dir[RP_DIR_C2S]);
 	rp_direction_fini(&r->dir[RP_DIR_S2C]);
 	rp_intervals_free(r->intervals, r->n_intervals);

@@ -17,10 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/counters.h"
-
-/** rp_sysfs_root - the root sysfs and /proc are read under: $RP_SYSFS_ROOT
- *  without a trailing '/', or "" (the real /). Read on every call. */
-const char *rp_sysfs_root(void);
+#include "xport/sysfs.h" /* rp_sysfs_root */
 
 /** What a transport already knows of its port (from verbs), passed in so
  *  the facts say it; 0 / -1 / NULL: not known. */
