@@ -228,7 +228,7 @@ static int port_gid_kind(const char *dev, const char *port, const char *want,
 				       strstr(type, "v2")
 			       ? 2
 			       : 1;
-		snprintf(idx, len, "%s", gids[g]);
+		snprintf(idx, len, "%.*s", RP_SYSFS_NAME - 1, gids[g]);
 	}
 	return kind;
 }

@@ -34,7 +34,8 @@ const char *rp_sysfs_root(void)
 	return root;
 }
 
-static bool vpath(char *buf, size_t len, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static bool
+vpath(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	int n, r = snprintf(buf, len, "%s", rp_sysfs_root());
 

@@ -38,7 +38,7 @@ static void test_classes(void **state)
 	assert_int_equal(rp_counter_class("mlx5", "port_rcv_data"),
 			 RP_COUNTER_INFO);
 	/* each provider's own */
-	assert_int_equal(rp_counter_class("rxe", "rcvd_seq_err"),
+	assert_int_equal(rp_counter_class("rxe", "completer_retry_err"),
 			 RP_COUNTER_ERROR);
 	assert_int_equal(rp_counter_class("rxe", "sent_pkts"), RP_COUNTER_INFO);
 	assert_int_equal(rp_counter_class("mlx5", "np_cnp_sent"),
@@ -60,7 +60,7 @@ static void test_classes(void **state)
 	assert_int_equal(rp_counter_class("tcp", "rx_dropped"),
 			 RP_COUNTER_ERROR); /* a netdev's, shared */
 	/* siw runs on TCP: TCP's names */
-	assert_int_equal(rp_counter_class("siw", "TCPTimeouts"),
+	assert_int_equal(rp_counter_class("siw", "RetransSegs"),
 			 RP_COUNTER_ERROR);
 	/* a name of another provider is not this one's */
 	assert_int_equal(rp_counter_class("rxe", "np_cnp_sent"),
@@ -80,8 +80,10 @@ static void test_retrans(void **state)
 	assert_true(rp_counter_is_retrans("tcp", "RetransSegs"));
 	assert_false(rp_counter_is_retrans("tcp", "TCPFastRetrans"));
 	assert_false(rp_counter_is_retrans("tcp", "TCPLossProbes"));
-	assert_true(rp_counter_is_retrans("rxe", "rcvd_seq_err"));
-	assert_true(rp_counter_is_retrans("mlx5", "roce_adp_retrans"));
+	assert_true(rp_counter_is_retrans("rxe", "completer_retry_err"));
+	assert_false(rp_counter_is_retrans("rxe", "rcvd_seq_err"));
+	assert_true(rp_counter_is_retrans("mlx5", "local_ack_timeout_err"));
+	assert_false(rp_counter_is_retrans("mlx5", "roce_adp_retrans"));
 	assert_true(rp_counter_is_retrans("bnxt_re", "to_retransmits"));
 	assert_true(rp_counter_is_retrans("efa", "retrans_pkts"));
 	assert_false(rp_counter_is_retrans("mlx5", "symbol_error"));
@@ -139,7 +141,8 @@ static cJSON *lossy(void)
 	memset(&d, 0, sizeof(d));
 	snprintf(d.provider, sizeof(d.provider), "rxe");
 	set(&d, "hw", "sent_pkts", 1000);
-	set(&d, "hw", "rcvd_seq_err", 8);
+	set(&d, "hw", "completer_retry_err", 8);
+	set(&d, "hw", "rcvd_seq_err", 5); /* a cause of the retries */
 	set(&d, "hw", "out_of_seq_request", 4);
 	set(&d, "hw", "duplicate_request", 0);
 	set(&d, "port", "port_xmit_wait", 3);
@@ -159,7 +162,9 @@ static void test_json_and_sum(void **state)
 			"sent_pkts") == 1000);
 	assert_true(num(cJSON_GetObjectItemCaseSensitive(j, "deltas"), "hw",
 			"duplicate_request") == 0);
-	assert_true(num(j, "errors", "rcvd_seq_err") == 8);
+	assert_true(num(j, "errors", "completer_retry_err") == 8);
+	assert_null(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "errors"), "rcvd_seq_err"));
 	assert_null(cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(j, "errors"),
 		"duplicate_request")); /* zero: not listed */
@@ -182,7 +187,7 @@ static void test_line(void **state)
 	size_t len;
 
 	(void)state;
-	static const char want[] = "lossy: 12 errors (rcvd_seq_err 8, "
+	static const char want[] = "lossy: 12 errors (completer_retry_err 8, "
 				   "out_of_seq_request 4), 3 congestion "
 				   "(port_xmit_wait 3)";
 
@@ -240,6 +245,90 @@ static void test_line_many(void **state)
 	cJSON_Delete(j);
 }
 
+/* Where a counter sums or causes others, each event is counted once: a
+ * netdev's totals and not their kinds, TCP's resends and not the
+ * timeouts behind them, rxe's retries and not the NAKs that start them,
+ * mlx5's and bnxt_re's completion errors and not their sums or parts. */
+static void expect_sum(const char *provider, const char *const *names,
+		       const uint64_t *values, size_t n, uint64_t errors,
+		       uint64_t retrans, uint64_t congestion)
+{
+	static struct rp_counters d;
+	struct rp_counters_sum s;
+	size_t i;
+	cJSON *j;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.provider, sizeof(d.provider), "%s", provider);
+	for (i = 0; i < n; i++)
+		set(&d, "hw", names[i], values[i]);
+	j = rp_counters_json(&d);
+	assert_non_null(j);
+	rp_counters_sum(j, &s);
+	if (s.errors != errors || s.retrans != retrans ||
+	    s.congestion != congestion)
+		fail_msg("%s: errors %llu retrans %llu congestion %llu, want "
+			 "%llu %llu %llu",
+			 provider, (unsigned long long)s.errors,
+			 (unsigned long long)s.retrans,
+			 (unsigned long long)s.congestion,
+			 (unsigned long long)errors,
+			 (unsigned long long)retrans,
+			 (unsigned long long)congestion);
+	cJSON_Delete(j);
+}
+
+static void test_counted_once(void **state)
+{
+	/* a netdev: 7 bad frames (5 CRC, 2 too long) and 3 drops */
+	static const char *const net[] = {
+		"rx_errors",  "rx_crc_errors", "rx_length_errors",
+		"rx_dropped", "tx_errors",     "tx_carrier_errors"
+	};
+	static const uint64_t netv[] = { 7, 5, 2, 3, 1, 1 };
+	/* TCP: 9 segments resent, 4 of them after 3 timeouts, 2 SYNs;
+	 * 2 bad segments, 1 a checksum */
+	static const char *const tcp[] = { "RetransSegs",   "TCPTimeouts",
+					   "TCPSynRetrans", "TCPFastRetrans",
+					   "InErrs",	    "InCsumErrors" };
+	static const uint64_t tcpv[] = { 9, 3, 2, 5, 2, 1 };
+	/* rxe: 6 retries, 4 of them started by a NAK */
+	static const char *const rxe[] = { "completer_retry_err",
+					   "rcvd_seq_err", "sent_pkts" };
+	static const uint64_t rxev[] = { 6, 4, 1000 };
+	/* mlx5: 3 timeouts resent (adaptively), 2 NAKs; 2 error
+	 * completions, one a remote access error */
+	static const char *const mlx5[] = { "local_ack_timeout_err",
+					    "roce_adp_retrans",
+					    "packet_seq_err",
+					    "req_cqe_error",
+					    "req_remote_access_errors",
+					    "req_transport_retries_exceeded",
+					    "np_cnp_sent" };
+	static const uint64_t mlx5v[] = { 3, 3, 2, 2, 1, 1, 4 };
+	/* bnxt_re (the newer names): req_cqe_error sums its parts */
+	static const char *const bnxt[] = {
+		"local_ack_timeout_err", "req_remote_access_errors",
+		"bad_resp_err",		 "req_cqe_error",
+		"res_mem_err",		 "rp_cnp_handled"
+	};
+	static const uint64_t bnxtv[] = { 2, 1, 1, 2, 1, 3 };
+	/* irdma: both spellings of its TCP's resends, gen3's RTO */
+	static const char *const irdma[] = { "RetransSegs",    "tcpRetransSegs",
+					     "ip4InDiscards",  "RTO",
+					     "iwInRdmaWrites", "InRdmaWrites" };
+	static const uint64_t irdmav[] = { 2, 3, 1, 1, 100, 100 };
+
+	(void)state;
+	expect_sum("tcp", net, netv, 6, 3 + 7 + 1, 0, 0);
+	expect_sum("tcp", tcp, tcpv, 6, 9 + 2, 9, 0);
+	expect_sum("siw", tcp, tcpv, 6, 9 + 2, 9, 0);
+	expect_sum("rxe", rxe, rxev, 3, 6, 6, 0);
+	expect_sum("mlx5", mlx5, mlx5v, 7, 3 + 2 + 2, 3 + 2, 4);
+	expect_sum("bnxt_re", bnxt, bnxtv, 6, 2 + 1 + 1 + 1, 2, 3);
+	expect_sum("irdma", irdma, irdmav, 6, 2 + 3 + 1 + 1, 2 + 3 + 1, 0);
+}
+
 /* A saved document may hold anything: never a crash, no made-up sum. */
 static void test_odd_documents(void **state)
 {
@@ -289,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_json_and_sum),
 		cmocka_unit_test(test_line),
 		cmocka_unit_test(test_line_many),
+		cmocka_unit_test(test_counted_once),
 		cmocka_unit_test(test_odd_documents),
 	};
 
