@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/live.h"
+#include "core/counters.h"
 #include "core/units.h"
 #include "platform/clock.h"
 #include "report/report.h"
@@ -132,10 +133,13 @@ static void text_flow(const char *who, double start, const struct rp_flow *f)
 
 static void text_interval(struct rp_live *l, const struct rp_interval *iv)
 {
-	char who[48];
+	char who[48], line[256];
 	uint32_t i;
 
 	text_flow(l->label, iv->start, &iv->flow);
+	rp_counters_line(iv->counters, line, sizeof(line));
+	if (iv->counters && strcmp(line, "clean"))
+		printf("%-28s %s\n", "  counters", line); /* lossy, congested */
 	for (i = 0; i < iv->n_streams && iv->per_stream; i++) {
 		snprintf(who, sizeof(who), "  stream %u",
 			 iv->per_stream[i].stream);

@@ -679,8 +679,8 @@ void rp_counters_line(const cJSON *j, char *buf, size_t len)
 	}
 	append(buf, len, &off, "%s: ", s.errors ? "lossy" : "congested");
 	if (s.errors)
-		class_part(j, RP_COUNTER_ERROR, s.errors, "errors", buf, len,
-			   &off);
+		class_part(j, RP_COUNTER_ERROR, s.errors,
+			   s.errors == 1 ? "error" : "errors", buf, len, &off);
 	if (s.errors && s.congestion)
 		append(buf, len, &off, ", ");
 	if (s.congestion)

@@ -31,6 +31,7 @@ struct client {
 	struct rp_zc_count zc_seen, zc_server_seen;
 	bool told; /* the server has this test's ERROR: no second one */
 	struct rp_counter_watch cw; /* this side's link over the point */
+	struct rp_counter_watch iw; /* and over each -i interval */
 };
 
 /* A local transport (-x file:PATH) runs without a server: no control

@@ -261,19 +261,33 @@ static bool ticks_arm(struct client *c, const struct traffic *t, uint64_t t0)
 	return true;
 }
 
-/* While the crew runs: its intervals to the result and the observer. */
+/* The sampler's: this side's link counters over the interval it gathers. */
+static cJSON *interval_counters(void *ctx)
+{
+	struct client *c = ctx;
+
+	return rp_counter_watch_lap(&c->iw, c->ops, c->streams[0]);
+}
+
+/* While the crew runs: its intervals (with -i, each with the counters of
+ * this side's link) to the result and the observer. */
 static void ticks_run(struct client *c, uint64_t t0, atomic_int *abort)
 {
 	const struct rp_observer *obs = c->cfg->obs;
+	bool keep = c->cfg->interval_s > 0;
 	struct rp_sampler_sink sink = {
-		.keep = c->cfg->interval_s > 0,
+		.keep = keep,
 		.interval = obs ? obs->interval : NULL,
 		.ctx = obs ? obs->ctx : NULL,
 		.watch_fd = c->fd,
 		.abort = abort,
+		.counters = keep ? interval_counters : NULL,
+		.counters_ctx = c,
 	};
 	unsigned int i;
 
+	if (keep)
+		rp_counter_watch_start(&c->iw, c->ops, c->streams[0]);
 	c->res->interval_s = c->cfg->interval_s;
 	if (rp_sampler_run(c->tick, c->n_fwd, c->spec.threads,
 			   c->res->spec.size_bytes, t0, c->res, &sink))

@@ -13,24 +13,44 @@ void rp_counter_watch_start(struct rp_counter_watch *w,
 	w->ok = ops->counters && s && !ops->counters(s, &w->before);
 }
 
-cJSON *rp_counter_watch_end(struct rp_counter_watch *w,
-			    const struct rp_xport_ops *ops, struct rp_stream *s)
+/* The delta since w->before; with @lap, what was read now becomes
+ * w->before (a failed read ends the watch). */
+static cJSON *watch_read(struct rp_counter_watch *w,
+			 const struct rp_xport_ops *ops, struct rp_stream *s,
+			 bool lap)
 {
 	struct rp_counters *now, *d;
 	cJSON *j = NULL;
+	bool ok = false;
 
 	if (!w->ok)
 		return NULL;
-	w->ok = false;
 	now = malloc(sizeof(*now));
 	d = malloc(sizeof(*d));
 	if (now && d && !ops->counters(s, now)) {
 		rp_counters_delta(&w->before, now, d);
 		j = rp_counters_json(d);
+		if (lap) {
+			w->before = *now;
+			ok = true;
+		}
 	}
+	w->ok = ok;
 	free(now);
 	free(d);
 	return j;
+}
+
+cJSON *rp_counter_watch_end(struct rp_counter_watch *w,
+			    const struct rp_xport_ops *ops, struct rp_stream *s)
+{
+	return watch_read(w, ops, s, false);
+}
+
+cJSON *rp_counter_watch_lap(struct rp_counter_watch *w,
+			    const struct rp_xport_ops *ops, struct rp_stream *s)
+{
+	return watch_read(w, ops, s, true);
 }
 
 #define RP_COUNTER_EXACT 9007199254740992.0 /* 2^53: what a double holds */

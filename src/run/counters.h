@@ -31,6 +31,12 @@ cJSON *rp_counter_watch_end(struct rp_counter_watch *w,
 			    const struct rp_xport_ops *ops,
 			    struct rp_stream *s);
 
+/** rp_counter_watch_lap - like rp_counter_watch_end, and the counters
+ *  read now are the next lap's start (one read per -i interval). */
+cJSON *rp_counter_watch_lap(struct rp_counter_watch *w,
+			    const struct rp_xport_ops *ops,
+			    struct rp_stream *s);
+
 /**
  * rp_counters_json_add - add the deltas of @more (a peer's, in
  * rp_counters_json's form) to *@acc (the same form, NULL at first): the

@@ -71,6 +71,9 @@ struct rp_interval {
 	struct rp_flow flow; /* seconds: this interval's length */
 	uint32_t n_streams;  /* per_stream's length: 0 with one stream */
 	struct rp_stream_result *per_stream; /* owned */
+	/* owned: the deltas of the client's link counters over the interval
+	 * (core/counters.h's JSON form), NULL when not read */
+	cJSON *counters;
 };
 
 enum rp_dir { RP_DIR_C2S, RP_DIR_S2C, RP_DIR__COUNT };

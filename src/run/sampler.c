@@ -109,6 +109,7 @@ static int keep(struct rp_result *r, const struct rp_interval *iv)
 		a[r->n_intervals].per_stream = malloc(bytes);
 		if (!a[r->n_intervals].per_stream) {
 			a[r->n_intervals].n_streams = 0;
+			a[r->n_intervals].counters = NULL;
 			r->n_intervals++;
 			return -ENOMEM;
 		}
@@ -124,6 +125,7 @@ static int gather(struct sampler *sm, int *state, int *err)
 {
 	struct rp_interval iv;
 	unsigned int i, have = 0;
+	bool kept;
 
 	for (i = 0; i < sm->n; i++) {
 		state[i] = slot_state(&sm->t[i], sm->k);
@@ -139,10 +141,16 @@ static int gather(struct sampler *sm, int *state, int *err)
 	for (i = 0; i < sm->n; i++)
 		take(sm, i, state[i] == 1);
 	merge(sm, &iv);
-	if (sm->sink->keep && keep(sm->r, &iv))
+	iv.counters = sm->sink->counters
+			      ? sm->sink->counters(sm->sink->counters_ctx)
+			      : NULL;
+	kept = sm->sink->keep && !keep(sm->r, &iv);
+	if (sm->sink->keep && !kept)
 		*err = -ENOMEM;
 	if (sm->sink->interval)
 		sm->sink->interval(sm->sink->ctx, sm->r, &iv);
+	if (!kept)
+		cJSON_Delete(iv.counters); /* else the result's */
 	sm->k++;
 	return 1;
 }

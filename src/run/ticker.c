@@ -79,7 +79,9 @@ void rp_intervals_free(struct rp_interval *iv, uint32_t n)
 {
 	uint32_t i;
 
-	for (i = 0; iv && i < n; i++)
+	for (i = 0; iv && i < n; i++) {
 		free(iv[i].per_stream);
+		cJSON_Delete(iv[i].counters);
+	}
 	free(iv);
 }

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "core/hist.h"
 #include "platform/sock.h"
 
@@ -91,6 +93,11 @@ struct rp_sampler_sink {
 	 * it, and sets *@abort */
 	rp_sock_t watch_fd;
 	atomic_int *abort;
+	/* may be NULL: the link counters' deltas since the last call, as
+	 * JSON (the caller owns them), or NULL; read as each interval is
+	 * gathered, into its counters */
+	cJSON *(*counters)(void *ctx);
+	void *counters_ctx;
 };
 
 /**

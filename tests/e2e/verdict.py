@@ -146,6 +146,42 @@ def test_link_and_counters(binary):
           lambda: "text: the link and counters lines\n" + t.describe())
 
 
+def test_interval_counters(binary):
+    """-i: every interval carries the client's counters over it; --report
+    keeps them; the JSON stream's interval lines have them too."""
+    timed = ["--loopback", "-x", "tcp", "-o", "write", "-S", "4096", "-q",
+             "8", "-t", "1.2", "-i", "0.4"] + QUICK
+    r = run(binary, timed + ["--json"])
+    check(r.rc == 0, lambda: "-i 0.4 --json\n" + r.describe())
+    doc = json.loads(r.out)
+    check_doc(doc, "verdict")
+    ivs = doc["results"][0]["intervals"]
+    check(len(ivs) >= 2, "intervals %r" % ivs)
+    for iv in ivs:
+        cn = iv.get("counters")
+        check(cn and cn["provider"] == "tcp" and
+              "RetransSegs" in cn["deltas"].get("tcp", {}) and
+              cn["error_total"] >= cn["deltas"]["tcp"]["RetransSegs"],
+              "interval %d: counters %r" % (iv["index"], cn))
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        with open(path, "w") as f:
+            f.write(r.out)
+        again = run(binary, ["--report", path, "--json"])
+        check(again.rc == 0, lambda: "--report\n" + again.describe())
+        back = json.loads(again.out)["results"][0]["intervals"]
+        check([iv.get("counters") for iv in back] ==
+              [iv.get("counters") for iv in ivs],
+              "--report: the intervals' counters %r, written %r" %
+              (back, ivs))
+    s = run(binary, timed + ["--json-stream"])
+    check(s.rc == 0, lambda: "--json-stream\n" + s.describe())
+    lines = [json.loads(x) for x in s.out.splitlines() if x.strip()]
+    iv_lines = [x for x in lines if x.get("type") == "interval"]
+    check(iv_lines and all("counters" in x for x in iv_lines),
+          "--json-stream interval lines %r" % iv_lines)
+
+
 def doctor(binary, root, args):
     env = dict(os.environ)
     if root:
@@ -199,4 +235,4 @@ if __name__ == "__main__":
         test_pass_exits_0, test_fail_exits_3,
         test_share_of_unknown_rate_fails, test_retry, test_bad_expressions,
         test_report_judges_again, test_link_and_counters,
-        test_doctor_fixtures, test_doctor_usage_and_host)])
+        test_interval_counters, test_doctor_fixtures, test_doctor_usage_and_host)])

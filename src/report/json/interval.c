@@ -49,6 +49,9 @@ cJSON *rp_report_interval_json(const struct rp_interval *iv)
 	cJSON_AddNumberToObject(o, "index", iv->index);
 	rp_report_num(o, "start", iv->start);
 	rp_report_flow_fields(&iv->flow, o);
+	if (iv->counters)
+		cJSON_AddItemToObject(o, "counters",
+				      cJSON_Duplicate(iv->counters, 1));
 	if (!iv->n_streams || !iv->per_stream)
 		return o;
 	a = cJSON_AddArrayToObject(o, "per_stream");

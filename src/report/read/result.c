@@ -156,6 +156,17 @@ static int dirs_read(const struct rp_reader *l, const cJSON *o,
 
 /* ---- intervals ----------------------------------------------------------- */
 
+/* What the document kept of each side's counters (a point's, an
+ * interval's) and of the verdict, as it wrote them (json/doc.c): copies,
+ * owned by the result. */
+static int dup_object(const cJSON *j, cJSON **out)
+{
+	if (!cJSON_IsObject(j))
+		return 0;
+	*out = cJSON_Duplicate(j, 1);
+	return *out ? 0 : -ENOMEM;
+}
+
 static int interval_read(const struct rp_reader *l, const cJSON *o,
 			 struct rp_interval *iv)
 {
@@ -165,6 +176,8 @@ static int interval_read(const struct rp_reader *l, const cJSON *o,
 	iv->index = (uint32_t)rp_read_u64(o, "index", UINT32_MAX);
 	iv->start = rp_read_num(o, "start");
 	flow_read(o, &iv->flow);
+	if (dup_object(rp_read_get(o, "counters"), &iv->counters))
+		return no_memory(l);
 	if (n > RP_SPEC_MAX_STREAMS * RP_DIR__COUNT)
 		return too_long(l, "an interval's per_stream", n,
 				RP_SPEC_MAX_STREAMS * RP_DIR__COUNT);
@@ -300,16 +313,6 @@ static int figures_read(const struct rp_reader *l, const cJSON *o,
 	if (spectrum_read(l, lat, &r->latency_spectrum))
 		return -EINVAL;
 	return spectrum_read(l, unl, &r->unloaded_spectrum);
-}
-
-/* What the document kept of each side's counters and of the verdict, as
- * it wrote them (json/doc.c): copies, owned by the result. */
-static int dup_object(const cJSON *j, cJSON **out)
-{
-	if (!cJSON_IsObject(j))
-		return 0;
-	*out = cJSON_Duplicate(j, 1);
-	return *out ? 0 : -ENOMEM;
 }
 
 static int extras_read(const cJSON *o, struct rp_result *r)
