@@ -59,17 +59,27 @@ static double pcie_gbps(double gts, double lanes)
 	return gts * lanes * code;
 }
 
-/* The PCIe link of the device whose sysfs directory is DIR/device. */
+/* The PCIe link of the device whose sysfs directory is DIR/device, or,
+ * for a device on the auxiliary bus (irdma on ice, an mlx5 subfunction),
+ * of the PCI function it hangs off: DIR/device/.. */
 static void add_pcie(cJSON *o, const char *dir)
 {
+	static const char *const up[] = { "device", "device/.." };
 	char s[RP_SYSFS_LINE], w[RP_SYSFS_LINE], ms[RP_SYSFS_LINE],
 		mw[RP_SYSFS_LINE];
+	const char *pci = NULL;
 	double gs, gms;
 	int64_t lw, lmw;
+	unsigned int i;
 	cJSON *p;
 
-	if (!rp_sysfs_read(s, sizeof(s), "%s/device/current_link_speed", dir) ||
-	    !rp_sysfs_read(w, sizeof(w), "%s/device/current_link_width", dir) ||
+	for (i = 0; !pci && i < sizeof(up) / sizeof(up[0]); i++)
+		if (rp_sysfs_read(s, sizeof(s), "%s/%s/current_link_speed", dir,
+				  up[i]))
+			pci = up[i];
+	if (!pci ||
+	    !rp_sysfs_read(w, sizeof(w), "%s/%s/current_link_width", dir,
+			   pci) ||
 	    !gts_of(s, &gs) || !rp_sysfs_i64(w, &lw) || lw <= 0 || lw > 64) {
 		missing(o, "pcie");
 		return;
@@ -80,8 +90,8 @@ static void add_pcie(cJSON *o, const char *dir)
 	cJSON_AddNumberToObject(p, "speed_gts", gs);
 	cJSON_AddNumberToObject(p, "width", (double)lw);
 	cJSON_AddNumberToObject(p, "gbps", pcie_gbps(gs, (double)lw));
-	if (rp_sysfs_read(ms, sizeof(ms), "%s/device/max_link_speed", dir) &&
-	    rp_sysfs_read(mw, sizeof(mw), "%s/device/max_link_width", dir) &&
+	if (rp_sysfs_read(ms, sizeof(ms), "%s/%s/max_link_speed", dir, pci) &&
+	    rp_sysfs_read(mw, sizeof(mw), "%s/%s/max_link_width", dir, pci) &&
 	    gts_of(ms, &gms) && rp_sysfs_i64(mw, &lmw) && lmw > 0 &&
 	    lmw <= 64) {
 		cJSON_AddNumberToObject(p, "max_speed_gts", gms);
@@ -97,8 +107,11 @@ static void add_numa(cJSON *o, const char *dir)
 	char v[RP_SYSFS_LINE];
 	int64_t n;
 
-	if (rp_sysfs_read(v, sizeof(v), "%s/device/numa_node", dir) &&
-	    rp_sysfs_i64(v, &n) && n >= 0 && n < 4096)
+	if (((rp_sysfs_read(v, sizeof(v), "%s/device/numa_node", dir) &&
+	      rp_sysfs_i64(v, &n) && n >= 0) ||
+	     (rp_sysfs_read(v, sizeof(v), "%s/device/../numa_node", dir) &&
+	      rp_sysfs_i64(v, &n) && n >= 0)) &&
+	    n < 4096)
 		cJSON_AddNumberToObject(o, "numa_node", (double)n);
 	else
 		missing(o, "numa_node");
@@ -211,14 +224,16 @@ static bool parse_rate(const char *s, double *gbps, char *width, size_t len)
 	return true;
 }
 
-/* The largest IB MTU (256..4096) a netdev of MTU @m carries with RoCE
- * v2's headers (Ethernet is outside the netdev's MTU: IPv4 20, UDP 8,
- * BTH 12, a RETH 16, ICRC 4). */
+/* The largest IB MTU (256..4096) a netdev of MTU @m surely carries with
+ * RoCE's headers, allowing what the kernel's iboe_get_mtu() does (GRH 40,
+ * UDP 8, BTH 12, XRC 4, AtomicETH 28, ICRC 4: 96 bytes; rxe allows 80,
+ * Ethernet is outside the netdev's MTU): only an active MTU below this is
+ * the port's own doing, never the headers'. */
 static uint32_t roce_mtu_for(int64_t m)
 {
 	uint32_t mtu = 4096;
 
-	while (mtu > 256 && (int64_t)mtu + 60 > m)
+	while (mtu > 256 && (int64_t)mtu + 96 > m)
 		mtu /= 2;
 	return mtu;
 }

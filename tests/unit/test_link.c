@@ -318,6 +318,42 @@ static void test_garbage(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A device on the auxiliary bus (irdma on ice): its device link points at
+ * the auxiliary device, whose parent is the PCI function with the link. */
+static void test_aux_pcie(void **state)
+{
+	char dir[] = "/tmp/rp-link-XXXXXX", cmd[1200], p[1024];
+	const cJSON *pcie;
+	cJSON *l;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "sys/devices/pci0/0000:17:00.0/current_link_speed",
+	    "16.0 GT/s PCIe\n");
+	put(dir, "sys/devices/pci0/0000:17:00.0/current_link_width", "8\n");
+	put(dir, "sys/devices/pci0/0000:17:00.0/max_link_speed",
+	    "16.0 GT/s PCIe\n");
+	put(dir, "sys/devices/pci0/0000:17:00.0/max_link_width", "16\n");
+	put(dir, "sys/devices/pci0/0000:17:00.0/numa_node", "1\n");
+	put(dir, "sys/devices/pci0/0000:17:00.0/ice.roce.0/uevent", "\n");
+	put(dir, "sys/class/infiniband/irdma0/ports/1/state", "4: ACTIVE\n");
+	snprintf(p, sizeof(p), "%s/sys/class/infiniband/irdma0/device", dir);
+	assert_int_equal(
+		symlink("../../../devices/pci0/0000:17:00.0/ice.roce.0", p), 0);
+	setenv("RP_SYSFS_ROOT", dir, 1);
+	l = rp_link_rdma("irdma0", 1, NULL);
+	assert_non_null(l);
+	pcie = get(l, "pcie");
+	assert_non_null(pcie);
+	assert_true(get(pcie, "width")->valuedouble == 8);
+	assert_true(get(pcie, "max_width")->valuedouble == 16);
+	assert_true(cJSON_IsTrue(get(pcie, "downtrained")));
+	assert_true(get(l, "numa_node")->valuedouble == 1);
+	cJSON_Delete(l);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_ifname(void **state)
 {
 	char name[64];
@@ -343,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_tcp_counters),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_aux_pcie),
 		cmocka_unit_test(test_ifname),
 	};
 
