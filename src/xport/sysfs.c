@@ -9,6 +9,8 @@
 
 #ifndef _WIN32
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -56,25 +58,56 @@ bool rp_sysfs_path(char *buf, size_t len, const char *fmt, ...)
 	return ok;
 }
 
+/* The start of the file at @path into @buf (at most @len - 1 bytes, then
+ * terminated). Without stdio: no FILE and no buffer on the heap for an
+ * attribute of a few bytes (a point reads a hundred of them; under ASan
+ * every freed buffer would stay resident in its quarantine). */
+static bool read_start(const char *path, char *buf, size_t len)
+{
+#ifndef _WIN32
+	ssize_t got;
+	int fd;
+
+	if (len < 2)
+		return false;
+	do
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return false;
+	do
+		got = read(fd, buf, len - 1);
+	while (got < 0 && errno == EINTR);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	return true;
+#else
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f || len < 2)
+		return f ? (fclose(f), false) : false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	return ok;
+#endif
+}
+
 bool rp_sysfs_read(char *buf, size_t len, const char *fmt, ...)
 {
 	char path[RP_SYSFS_PATH];
 	va_list ap;
-	FILE *f;
 	size_t n;
 	bool ok;
 
 	va_start(ap, fmt);
 	ok = vpath(path, sizeof(path), fmt, ap);
 	va_end(ap);
-	f = ok ? fopen(path, "r") : NULL;
-	if (!f)
+	if (!ok || !read_start(path, buf, len))
 		return false;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return false;
-	n = strcspn(buf, "\r\n");
+	n = strcspn(buf, "\r\n"); /* the first line */
 	buf[n] = '\0';
 	while (n && isspace((unsigned char)buf[n - 1]))
 		buf[--n] = '\0';
@@ -85,7 +118,6 @@ bool rp_sysfs_exists(const char *fmt, ...)
 {
 	char path[RP_SYSFS_PATH];
 	va_list ap;
-	FILE *f;
 	bool ok;
 
 	va_start(ap, fmt);
@@ -93,10 +125,21 @@ bool rp_sysfs_exists(const char *fmt, ...)
 	va_end(ap);
 	if (!ok)
 		return false;
-	f = fopen(path, "r");
-	if (f)
-		fclose(f);
-	return f != NULL || errno == EACCES || errno == EISDIR;
+#ifndef _WIN32
+	{
+		struct stat st;
+
+		return stat(path, &st) == 0;
+	}
+#else
+	{
+		FILE *f = fopen(path, "r");
+
+		if (f)
+			fclose(f);
+		return f != NULL || errno == EACCES || errno == EISDIR;
+	}
+#endif
 }
 
 bool rp_sysfs_u64(const char *s, uint64_t *out)
