@@ -183,6 +183,8 @@ static void on_result(void *ctx, const struct rp_result *r)
 	o = cJSON_CreateObject();
 	if (o) {
 		cJSON_AddStringToObject(o, "type", "result");
+		if (l->rounds > 1) /* one line per repetition */
+			cJSON_AddNumberToObject(o, "repetition", l->round);
 		cJSON_AddItemToObject(o, "result", rp_report_result_json(r));
 	}
 	sent(l, rp_live_json_line(o));

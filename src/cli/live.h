@@ -16,13 +16,14 @@
 struct rp_live {
 	const struct rp_config *cfg;
 	struct rp_observer obs;
-	size_t transport; /* the transport being run, 0.. */
-	size_t point, of; /* its point, of how many */
-	uint64_t t0_ns;	  /* the run began */
-	bool shown;	  /* the progress line is on the screen */
-	char label[96];	  /* the point: "tcp write 64 KiB q16" */
-	atomic_int *stop; /* set when stdout is lost: the run ends */
-	int lost;	  /* -errno: the first live line stdout lost; 0 */
+	size_t transport;	/* the transport being run, 0.. */
+	size_t point, of;	/* its point, of how many */
+	uint64_t t0_ns;		/* the run began */
+	bool shown;		/* the progress line is on the screen */
+	char label[96];		/* the point: "tcp write 64 KiB q16" */
+	atomic_int *stop;	/* set when stdout is lost: the run ends */
+	int lost;		/* -errno: the first live line stdout lost; 0 */
+	uint32_t round, rounds; /* --repeat: the round being run, of */
 };
 
 /** rp_live_init - the observer @cfg asks for; cfg->obs is set to it when

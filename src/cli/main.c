@@ -20,6 +20,7 @@
 #include "platform/os.h"
 #include "report/matrix/matrix.h"
 #include "report/report.h"
+#include "run/repeat.h"
 #include "run/verdict.h"
 
 /* Set by the signal handler, read by every thread: a lock-free atomic is
@@ -166,14 +167,102 @@ static bool expectation_failed(const struct rp_result *res, size_t n)
 	return false;
 }
 
-/* Every transport, each over the whole sweep: results transport-major. */
+/* Every transport, each over the whole sweep, into @res (transport-
+ * major); @backwards: the last transport first. Return: 0, 1 (a test
+ * failed) or 2 (a transport refused the test). */
+static int run_transports(struct rp_config *cfg, struct rp_result *res,
+			  size_t points, struct rp_live *live, bool backwards)
+{
+	size_t j, i, k, nt = cfg->test.n_transports;
+	int failed = 0;
+
+	for (j = 0; j < nt; j++) {
+		struct rp_result *r;
+
+		i = backwards ? nt - 1 - j : j;
+		r = &res[i * points];
+		for (k = 0; atomic_load(&interrupted) && k < points; k++)
+			not_run(&r[k], cfg->test.transports[i]);
+		if (k)
+			continue;
+		rp_live_transport(live, i);
+		if (rp_client_run_test(cfg, i, r))
+			failed = refused(r) && failed != 1 ? 2 : 1;
+		rp_live_clear(live);
+		tell_failures(cfg, r, points);
+	}
+	return failed;
+}
+
+/* --repeat: rounds of run_transports(), each transport's order the other
+ * way from the last round's (A B, B A: drift cancels), until --repeat
+ * rounds, --confidence's width, a failure or an interrupt. Each point's
+ * result is then its repetition at the median, with the repetitions'
+ * figures (run/repeat.h) in res->repeat. */
+static int run_repeated(struct rp_config *cfg, struct rp_result *res,
+			size_t points, struct rp_live *live)
+{
+	size_t n = cfg->test.n_transports * points, j;
+	uint32_t rounds = cfg->test.repeat, r, done = 0, row;
+	double level = cfg->test.confidence > 0 ? cfg->test.confidence
+						: RP_REPEAT_LEVEL;
+	struct rp_result *all = calloc((size_t)rounds * n, sizeof(*all));
+	struct rp_repeat *rep = calloc(n, sizeof(*rep));
+	const char *stopped = "count";
+	bool narrow;
+	int failed = 0;
+
+	if (!all || !rep) {
+		free(all);
+		free(rep);
+		fprintf(stderr, "rdmaperf: out of memory\n");
+		return 1;
+	}
+	live->rounds = rounds;
+	/* the first round always: an interrupt before it fills it with
+	 * not-run results, as a single run would */
+	for (r = 0; r < rounds && !failed && (!r || !atomic_load(&interrupted));
+	     r++) {
+		live->round = r;
+		failed = run_transports(cfg, &all[r * n], points, live, r % 2);
+		for (j = 0, narrow = true; j < n; j++) {
+			rp_repeat_add(&rep[j], &all[r * n + j]);
+			narrow = narrow &&
+				 rp_repeat_narrow(&rep[j], level,
+						  cfg->test.confidence_width);
+		}
+		done = r + 1;
+		if (cfg->test.confidence_width > 0 &&
+		    done >= RP_REPEAT_MIN_AUTO && narrow) {
+			stopped = "confidence";
+			break;
+		}
+	}
+	for (j = 0; j < n; j++) {
+		row = rp_repeat_median_row(&rep[j]);
+		res[j] = all[row * n + j];
+		memset(&all[row * n + j], 0, sizeof(all[0]));
+		for (r = 0; r < done; r++)
+			rp_result_fini(&all[r * n + j]);
+		res[j].repeat = rp_repeat_json(
+			&rep[j], level, cfg->test.confidence_width, stopped,
+			j >= points ? &rep[j % points] : NULL,
+			j >= points ? cfg->test.transports[0] : NULL);
+	}
+	free(all);
+	free(rep);
+	return failed;
+}
+
+/* Every transport, each over the whole sweep (--repeat: in rounds):
+ * results transport-major. */
 static int run_client(struct rp_config *cfg)
 {
 	size_t points = rp_config_points(cfg);
-	size_t i, k, n = cfg->test.n_transports * points;
+	size_t i, n = cfg->test.n_transports * points;
 	struct rp_result *res = calloc(n, sizeof(*res));
 	struct rp_live live;
-	int failed = 0;
+	int failed;
 
 	if (!res) {
 		fprintf(stderr, "rdmaperf: out of memory\n");
@@ -181,19 +270,9 @@ static int run_client(struct rp_config *cfg)
 	}
 	rp_live_init(&live, cfg, &interrupted);
 	rp_live_begin(&live);
-	for (i = 0; i < cfg->test.n_transports; i++) {
-		struct rp_result *r = &res[i * points];
-
-		for (k = 0; atomic_load(&interrupted) && k < points; k++)
-			not_run(&r[k], cfg->test.transports[i]);
-		if (k)
-			continue;
-		rp_live_transport(&live, i);
-		if (rp_client_run_test(cfg, i, r))
-			failed = refused(r) && failed != 1 ? 2 : 1;
-		rp_live_clear(&live);
-		tell_failures(cfg, r, points);
-	}
+	failed = cfg->test.repeat > 1
+			 ? run_repeated(cfg, res, points, &live)
+			 : run_transports(cfg, res, points, &live, false);
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);
 	if (live.lost) /* it stopped the run: that is no interrupt */

@@ -191,7 +191,9 @@ enum {
 	O_OUTLIER,
 	O_ROUND_TIMEOUT,
 	O_EXPECT,
-	O_RETRY
+	O_RETRY,
+	O_REPEAT,
+	O_CONFIDENCE
 };
 
 static const struct opt opts[] = {
@@ -262,6 +264,10 @@ static const struct opt opts[] = {
 	  "verdict: each point must show EXPRS (bw>=90%,p99<=5us), exit 3" },
 	{ "retry", O_RETRY, 1, rp_cli_o_retry, "N",
 	  "run a point that fails --expect up to N times more" },
+	{ "repeat", O_REPEAT, 1, rp_cli_o_repeat, "N",
+	  "run every point N times, interleaved; intervals, ratios" },
+	{ "confidence", O_CONFIDENCE, 1, rp_cli_o_confidence, "LEVEL[,WIDTH]",
+	  "interval level in % (95); stop when WIDTH% of the mean" },
 	{ "serial", O_SERIAL, 0, rp_cli_o_serial, NULL,
 	  "--matrix: one pair at a time (no contention)" },
 	{ "outlier", O_OUTLIER, 1, rp_cli_o_outlier, "F",
@@ -303,6 +309,7 @@ static const struct {
 	{ 'o', "The test" },
 	{ 'i', "Output" },
 	{ O_EXPECT, "Verdict" },
+	{ O_REPEAT, "Repetitions" },
 	{ O_SERIAL, "Matrix (--matrix)" },
 	{ O_ONCE, "Server, time-outs and access" },
 	{ 'h', "Help" },

@@ -113,6 +113,12 @@ int rp_cli_o_expect(struct parse *p, const char *arg);
 int rp_cli_o_retry(struct parse *p, const char *arg);
 int rp_cli_finish_expect(struct parse *p);
 
+/* repeat_opts.c: --repeat, --confidence, and their rules */
+int rp_cli_o_repeat(struct parse *p, const char *arg);
+int rp_cli_o_confidence(struct parse *p, const char *arg);
+int rp_cli_finish_repeat(struct parse *p);
+int rp_cli_check_repeat_size(struct parse *p); /* after the sweep's */
+
 /* matrix_opts.c: --matrix's options, defaults and rules */
 int rp_cli_o_serial(struct parse *p, const char *arg);
 int rp_cli_o_outlier(struct parse *p, const char *arg);

@@ -182,7 +182,7 @@ int rp_cli_finish(struct parse *p)
 {
 	int rc;
 
-	if (rp_cli_finish_expect(p))
+	if (rp_cli_finish_expect(p) || rp_cli_finish_repeat(p))
 		return -EINVAL;
 	if (p->cfg->mode == RP_MODE_REPORT)
 		return rp_cli_check_outputs(p);
@@ -192,5 +192,7 @@ int rp_cli_finish(struct parse *p)
 		rc = finish_spec(p);
 	if (!rc)
 		rc = rp_cli_finish_matrix(p);
+	if (!rc)
+		rc = rp_cli_check_repeat_size(p);
 	return rc ? rc : rp_cli_check_outputs(p);
 }

@@ -113,6 +113,12 @@ struct rp_test {
 	 * how many times a point that fails it runs again first */
 	struct rp_expect expect;
 	uint32_t retry;
+	/* --repeat: every point this many times (0, 1: once), in rounds of
+	 * every transport; --confidence: the intervals' level (0: 0.95)
+	 * and, when width > 0, the half-width (a share of the mean) that
+	 * ends the rounds before --repeat's */
+	uint32_t repeat;
+	double confidence, confidence_width;
 };
 
 /** Everything the command line says, validated: the test, and the

@@ -129,6 +129,10 @@ struct rp_result {
 	 * nothing expected), and how many times --retry re-ran it first */
 	cJSON *verdict;
 	uint32_t retries;
+	/* --repeat: the point's figures over its repetitions (run/repeat.h's
+	 * JSON, owned; NULL: it ran once); the rest of the result is the
+	 * repetition at the median */
+	cJSON *repeat;
 	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
 	bool interrupted;	 /* SIGINT: the sweep stopped at this point */
 	enum rp_phase interrupted_phase; /* the phase it stopped in */

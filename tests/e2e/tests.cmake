@@ -34,6 +34,7 @@ set(RP_E2E_TESTS
 	auth_gate 180
 	data_ports 300
 	verdict 300
+	repeat 600
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -392,6 +392,9 @@ static void verdict_json(const struct rp_result *r, cJSON *o)
 				      cJSON_Duplicate(r->verdict, 1));
 	if (r->retries)
 		rp_report_num(o, "retries", r->retries);
+	if (r->repeat) /* --repeat: the figures over the repetitions */
+		cJSON_AddItemToObject(o, "repeat",
+				      cJSON_Duplicate(r->repeat, 1));
 }
 
 cJSON *rp_report_result_json(const struct rp_result *r)

@@ -322,7 +322,8 @@ static int extras_read(const cJSON *o, struct rp_result *r)
 	r->retries = (uint32_t)rp_read_u64(o, "retries", UINT32_MAX);
 	if (dup_object(rp_read_get(cn, "client"), &r->client_counters) ||
 	    dup_object(rp_read_get(cn, "server"), &r->server_counters) ||
-	    dup_object(rp_read_get(o, "verdict"), &r->verdict))
+	    dup_object(rp_read_get(o, "verdict"), &r->verdict) ||
+	    dup_object(rp_read_get(o, "repeat"), &r->repeat))
 		return -ENOMEM;
 	return 0;
 }

@@ -48,6 +48,16 @@ static const struct figure compare_figs[] = {
 	FIG("server cpu us/KiB", server.cpu.us_per_kib, 1, FIG_SERVER, 20, 2),
 };
 
+/* compare_figs' figures in --repeat's "against" (NULL: not among them) */
+static const char *const compare_repeat_keys[] = {
+	"throughput", "messages_per_second", "p50", "p99",
+	NULL,	      "unloaded_p50",	     NULL,  NULL,
+	"client_cpu", "server_cpu",
+};
+
+_Static_assert(N_OF(compare_repeat_keys) == N_OF(compare_figs),
+	       "a repeat key per compared figure");
+
 /* A sweep on one transport: a column each, after size, depth, iterations. */
 static const struct figure sweep_figs[] = {
 	FIG("Gb/s", flow.bits_per_second, 1e-9, FIG_BW, 9, 3),
@@ -123,18 +133,43 @@ static void ratio_cell(FILE *f, const struct rp_result *base,
 	fprintf(f, " %*s", g->width, buf);
 }
 
+/* --repeat: @r's paired ratio of figure @key to the first transport's,
+ * round by round: 1 significant, 0 not, -1 none to judge by. */
+static int paired(const struct rp_result *r, const char *key, double *ratio)
+{
+	const cJSON *ag =
+		cJSON_GetObjectItemCaseSensitive(r->repeat, "against");
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(ag, "figures"), key);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "ratio");
+	const cJSON *sig = cJSON_GetObjectItemCaseSensitive(x, "significant");
+
+	if (!key || !cJSON_IsNumber(v) || !cJSON_IsBool(sig))
+		return -1;
+	*ratio = v->valuedouble;
+	return cJSON_IsTrue(sig);
+}
+
 static void compare_cell(FILE *f, const struct rp_result *base,
-			 const struct rp_result *r, const struct figure *g)
+			 const struct rp_result *r, const struct figure *g,
+			 const char *key)
 {
 	char c[40];
-	double v;
+	double v, ratio;
+	int sig;
 
 	if (!figure_present(r, g)) {
 		fprintf(f, " %20s", "-");
 		return;
 	}
 	v = figure_value(r, g);
-	if (r == base || !figure_present(base, g) || figure_value(base, g) == 0)
+	sig = r != base ? paired(r, key, &ratio) : -1;
+	if (sig == 0)
+		snprintf(c, sizeof(c), "%.2f (n.s.)", v);
+	else if (sig == 1)
+		snprintf(c, sizeof(c), "%.2f (%.2fx)", v, ratio);
+	else if (r == base || !figure_present(base, g) ||
+		 figure_value(base, g) == 0)
 		snprintf(c, sizeof(c), "%.2f", v);
 	else
 		snprintf(c, sizeof(c), "%.2f (%.2fx)", v,
@@ -157,13 +192,21 @@ void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n)
 	for (k = 0; k < N_OF(compare_figs); k++) {
 		fprintf(f, "%-18s", compare_figs[k].name);
 		for (i = 0; i < n; i++)
-			compare_cell(f, &res[0], &res[i], &compare_figs[k]);
+			compare_cell(f, &res[0], &res[i], &compare_figs[k],
+				     compare_repeat_keys[k]);
 		fputc('\n', f);
 	}
+
 	fprintf(f, "%-18s", "status");
 	for (i = 0; i < n; i++)
 		fprintf(f, " %20s", res[i].failed ? "FAILED" : "ok");
 	fputc('\n', f);
+	if (n > 1 && res[1].repeat)
+		fprintf(f,
+			"  --repeat: throughput, messages/s, the p50s, load "
+			"p99 and cpu are ratios paired round by round (n.s.: "
+			"no significant difference at the intervals' level); "
+			"the other rows compare the median runs\n");
 	for (i = 0; i < n; i++)
 		if (res[i].failed)
 			fprintf(f, "  %s: %s\n", res[i].transport,

@@ -106,6 +106,7 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 	rp_report_text_link(f, r);
 	rp_report_text_counters(f, r);
 	rp_report_text_verdict(f, r);
+	rp_report_text_repeat(f, r);
 	if (r->interrupted)
 		fprintf(f, "  INTERRUPTED in the %s phase: figures so far\n",
 			rp_phase_name(r->interrupted_phase));
@@ -122,12 +123,15 @@ void rp_report_text(FILE *f, const struct rp_config *cfg,
 	if (shape.n_points > 1 && cfg->test.n_rates) {
 		rp_report_text_load(f, cfg, res, shape);
 		rp_report_text_verdicts(f, res, n);
+		rp_report_text_repeats(f, res, n);
 	} else if (shape.n_points > 1 && shape.n_transports == 1) {
 		rp_report_text_sweep(f, cfg, res, n);
 		rp_report_text_verdicts(f, res, n);
+		rp_report_text_repeats(f, res, n);
 	} else if (shape.n_points > 1) {
 		rp_report_text_matrix(f, cfg, res, shape);
 		rp_report_text_verdicts(f, res, n);
+		rp_report_text_repeats(f, res, n);
 	} else {
 		for (i = 0; i < n; i++) {
 			if (i)

@@ -122,6 +122,15 @@ void rp_report_text_verdict(FILE *f, const struct rp_result *r);
  *  judged, or FAIL with a line per failing point. */
 void rp_report_text_verdicts(FILE *f, const struct rp_result *res, size_t n);
 
+/* --repeat (text/repeat.c) */
+
+/** rp_report_text_repeat - each figure over a point's repetitions, its
+ *  ratio to the first transport's, the warnings; nothing without. */
+void rp_report_text_repeat(FILE *f, const struct rp_result *r);
+
+/** rp_report_text_repeats - the same after a sweep's table, per point. */
+void rp_report_text_repeats(FILE *f, const struct rp_result *res, size_t n);
+
 /* The file transport (text/file.c) */
 
 /** rp_report_text_file - "  LABEL PATH: O_DIRECT, sequential, ..." for a

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+--repeat and --confidence over TCP on loopback: every figure's statistics
+over the repetitions checked against the values the document lists, the
+median repetition kept as the point's result, rounds interleaved with the
+transports' order alternating, the paired ratio against the first
+transport recomputed from the values, --confidence's early stop, --report,
+the text lines, and bad input (exit 2).
+
+    python3 tests/e2e/repeat.py /path/to/rdmaperf
+"""
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import QUICK, check, check_doc, main, run  # noqa: E402
+
+# Student's t, 97.5% quantiles by degrees of freedom (the tables')
+T975 = {1: 12.7062, 2: 4.302653, 3: 3.182446, 4: 2.776445, 5: 2.570582,
+        6: 2.446912, 7: 2.364624}
+LOOP = ["--loopback", "-o", "write", "-S", "16384", "-q", "8", "-t", "0.25"]
+
+
+def close(a, b, rel=1e-6):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def check_figure(name, fig, n):
+    vals = [v for v in fig["values"] if v is not None]
+    check(len(fig["values"]) == n and fig["n"] == len(vals),
+          "%s: %d values for %d repetitions: %r" % (name, len(vals), n, fig))
+    mean, med = statistics.mean(vals), statistics.median(vals)
+    check(close(fig["mean"], mean) and close(fig["median"], med) and
+          close(fig["min"], min(vals)) and close(fig["max"], max(vals)),
+          "%s: mean/median/min/max %r from %r" % (name, fig, vals))
+    if len(vals) < 2:
+        check(fig["interval"] is None, "%s: one value, an interval" % name)
+        return
+    sd = statistics.stdev(vals)
+    half = T975[len(vals) - 1] * sd / math.sqrt(len(vals))
+    lo, hi = fig["interval"]
+    check(close(hi, mean + half, 1e-5) and
+          close(lo, max(0.0, mean - half), 1e-5),
+          "%s: interval %r, want mean %g +- %g" % (name, fig["interval"],
+                                                    mean, half))
+    check(close(fig["cov_pct"], 100 * sd / mean, 1e-6),
+          "%s: cov %r, want %g" % (name, fig["cov_pct"], 100 * sd / mean))
+    check(close(fig["half_width_pct"], 100 * half / mean, 1e-5),
+          "%s: half-width %r" % (name, fig["half_width_pct"]))
+
+
+def test_statistics_and_median(binary):
+    r = run(binary, LOOP + ["-x", "tcp", "--repeat", "4", "--json"] + QUICK)
+    check(r.rc == 0, lambda: "--repeat 4\n" + r.describe())
+    doc = json.loads(r.out)
+    check_doc(doc, "repeat")
+    res = doc["results"][0]
+    rep = res["repeat"]
+    check(rep["n"] == 4 and rep["level"] == 95 and rep["interval"] == "t"
+          and rep["stopped"] == "count" and "target_pct" not in rep,
+          "repeat %r" % rep)
+    for k in ("throughput", "messages_per_second", "p50", "p99",
+              "unloaded_p50", "client_cpu"):
+        check(k in rep["figures"], "no %s in %r" % (k, list(rep["figures"])))
+        check_figure(k, rep["figures"][k], 4)
+    tp = rep["figures"]["throughput"]["values"]
+    kept = res["throughput"]["bits_per_second"] / 1e9
+    want = sorted(tp)[(len(tp) - 1) // 2]
+    check(close(kept, want, 1e-9),
+          "the result is not the median repetition: %g Gb/s, values %r"
+          % (kept, tp))
+
+
+def test_interleaved_and_paired(binary):
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "data")
+        r = run(binary, LOOP + ["-x", "tcp,file:" + f, "--repeat", "4",
+                                "--json-stream"] + QUICK, timeout=240)
+    check(r.rc == 0, lambda: "-x tcp,file --repeat 4\n" + r.describe())
+    lines = [json.loads(x) for x in r.out.splitlines() if x.strip()]
+    order = [(x["repetition"], x["result"]["transport"]) for x in lines
+             if x["type"] == "result"]
+    want = [(0, "tcp"), (0, "file"), (1, "file"), (1, "tcp"),
+            (2, "tcp"), (2, "file"), (3, "file"), (3, "tcp")]
+    check(order == want, "rounds and order %r, want %r" % (order, want))
+    doc = lines[-1]
+    check(doc["type"] == "summary", "the last line %r" % doc["type"])
+    base, other = doc["results"][0]["repeat"], doc["results"][1]["repeat"]
+    check("against" not in base, "the first transport against itself")
+    ag = other["against"]
+    check(ag["transport"] == "tcp", "against %r" % ag)
+    for k, x in ag["figures"].items():
+        a = base["figures"][k]["values"]
+        b = other["figures"][k]["values"]
+        logs = [math.log(q / p) for p, q in zip(a, b)
+                if p and q and p > 0 and q > 0]
+        check(x["n"] == len(logs) and
+              close(x["ratio"], math.exp(statistics.mean(logs)), 1e-6),
+              "%s: paired ratio %r, want the geometric mean of %r / %r"
+              % (k, x, b, a))
+        if len(logs) >= 2:
+            half = T975[len(logs) - 1] * statistics.stdev(logs) / \
+                math.sqrt(len(logs))
+            lo, hi = x["interval"]
+            m = statistics.mean(logs)
+            check(close(lo, math.exp(m - half), 1e-5) and
+                  close(hi, math.exp(m + half), 1e-5),
+                  "%s: interval %r" % (k, x["interval"]))
+            check(x["significant"] == (lo > 1 or hi < 1),
+                  "%s: significant %r with %r" % (k, x["significant"],
+                                                  x["interval"]))
+
+
+def test_confidence_stops(binary):
+    r = run(binary, LOOP + ["-x", "tcp", "--repeat", "8", "--confidence",
+                            "90,60", "--json"] + QUICK, timeout=240)
+    check(r.rc == 0, lambda: "--confidence 90,60\n" + r.describe())
+    rep = json.loads(r.out)["results"][0]["repeat"]
+    check(rep["level"] == 90 and rep["target_pct"] == 60,
+          "level and target %r" % rep)
+    if rep["stopped"] == "confidence":
+        check(3 <= rep["n"] <= 8 and all(
+            f["half_width_pct"] is not None and f["half_width_pct"] <= 60
+            for k, f in rep["figures"].items()
+            if k in ("throughput", "messages_per_second", "p50",
+                     "unloaded_p50")),
+            "stopped for confidence: %r" % rep)
+    else:
+        check(rep["stopped"] == "count" and rep["n"] == 8,
+              "neither narrow nor 8 rounds: %r" % rep)
+
+
+def test_text_and_report(binary):
+    r = run(binary, LOOP + ["-x", "tcp", "--repeat", "3", "--json"] + QUICK)
+    check(r.rc == 0, lambda: r.describe())
+    t = run(binary, LOOP + ["-x", "tcp", "--repeat", "2"] + QUICK)
+    check(t.rc == 0 and "  repeated     2 times" in t.out and
+          "(95%, n=2)" in t.out,
+          lambda: "text: the repeated lines\n" + t.describe())
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        with open(path, "w") as f:
+            f.write(r.out)
+        back = run(binary, ["--report", path, "--json"])
+        check(back.rc == 0 and json.loads(back.out)["results"][0]["repeat"]
+              == json.loads(r.out)["results"][0]["repeat"],
+              lambda: "--report keeps repeat\n" + back.describe())
+        txt = run(binary, ["--report", path])
+        check(txt.rc == 0 and "  repeated     3 times" in txt.out and
+              "throughput" in txt.out,
+              lambda: "--report text\n" + txt.describe())
+
+
+def test_bad_input(binary):
+    for args, word in ((["--repeat", "0"], "--repeat"),
+                       (["--repeat", "101"], "--repeat"),
+                       (["--repeat", "x"], "--repeat"),
+                       (["--repeat", "3", "--confidence", "40"], "level"),
+                       (["--repeat", "3", "--confidence", "100"], "level"),
+                       (["--repeat", "3", "--confidence", "95,0"], "width"),
+                       (["--repeat", "3", "--confidence", "95,x"], "width"),
+                       (["--confidence", "95"], "--repeat 2"),
+                       (["--repeat", "2", "--confidence", "95,5"],
+                        "--repeat 3")):
+        r = run(binary, LOOP + ["-x", "tcp"] + args)
+        first = (r.err.splitlines() or [""])[0]
+        check(r.rc == 2 and word in first and first.startswith("rdmaperf: "),
+              lambda: "%r: want exit 2 and a line naming %r\n%s" %
+              (args, word, r.describe()))
+    r = run(binary, ["-s", "--repeat", "3"])
+    check(r.rc == 2 and "client's" in r.err,
+          lambda: "-s --repeat: exit 2\n" + r.describe())
+
+
+if __name__ == "__main__":
+    main([(f.__name__[5:], f) for f in (
+        test_statistics_and_median, test_interleaved_and_paired,
+        test_confidence_stops, test_text_and_report, test_bad_input)])
