@@ -493,10 +493,12 @@ void rp_cli_usage(FILE *f)
 		"Latency and throughput of RDMA, TCP and rsockets (and of "
 		"files) in one run.\n");
 	for (i = 0; i < N_OPTS; i++) {
+		const char *group = group_of(opts[i].val);
+
 		if (opts[i].val == 'h')
 			rp_cli_xopts_usage(f);
-		if (group_of(opts[i].val))
-			fprintf(f, "\n%s:\n", group_of(opts[i].val));
+		if (group) /* one call: gcc on aarch64 saw a NULL otherwise */
+			fprintf(f, "\n%s:\n", group);
 		rp_cli_usage_row(f, opts[i].val < 256 ? opts[i].val : 0,
 				 opts[i].name, opts[i].meta, opts[i].help);
 	}

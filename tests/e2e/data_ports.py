@@ -193,29 +193,46 @@ def test_strays_cost_nothing(binary):
               "(want < %.0f)" % (took, SETUP_S))
 
 
-def listen_overflows():
+def tcp_ext(name):
+    """The kernel's TcpExt counter @name (the whole host's)."""
     with open("/proc/net/netstat") as f:
         rows = [ln.split() for ln in f if ln.startswith("TcpExt:")]
-    return int(rows[1][rows[0].index("ListenOverflows")])
+    return int(rows[1][rows[0].index(name)])
+
+
+def listen_overflows():
+    return tcp_ext("ListenOverflows")
+
+
+# -P 128 --bidir's setup on a loaded host: 0.3 s idle, 2.05 s seen while
+# a CI run and two compilers shared the 2 cores. What the bound was for
+# is a listen queue too short for the burst: a SYN dropped and sent again
+# a second later. That is checked on its own counters (no overflow, no
+# SYN resent); the time is logged, and bounded only against a hang.
+SETUP_HANG_S = 15.0
 
 
 def test_backlog_p128_bidir(binary):
     """[4] -P 128 --bidir: 256 connections in a burst, no overflow of the
-    listen queue, setup under 2 s."""
+    listen queue and no SYN sent twice (a dropped one costs a second)."""
     with LoudServer(binary) as srv:
-        o0 = listen_overflows()
+        o0, syn0 = listen_overflows(), tcp_ext("TCPSynRetrans")
         r = client(binary, srv.port, ["-x", "tcp", "-o", "W", "-S", "64K",
                                       "-q", "16", "-P", "128", "--bidir",
                                       "-C", "256", "--warmup", "0",
                                       "--no-latency"])
         overflows = listen_overflows() - o0
+        resent = tcp_ext("TCPSynRetrans") - syn0
         secs = srv.setup_seconds()
-        log("  setup %s s, %d listen queue overflows" % (secs, overflows))
+        log("  setup %s s, %d listen queue overflows, %d SYNs resent" %
+            (secs, overflows, resent))
         check(r.rc == 0, r.describe)
         check(overflows == 0, "%d listen queue overflows in the setup" %
               overflows)
-        check(secs and secs[0] < SETUP_S, "-P 128 --bidir set up in %s s "
-              "(want < %.0f)" % (secs, SETUP_S))
+        check(resent == 0, "%d SYNs sent again in the setup: a connection "
+              "was dropped and waited a second" % resent)
+        check(secs and secs[0] < SETUP_HANG_S, "-P 128 --bidir set up in "
+              "%s s (want < %.0f)" % (secs, SETUP_HANG_S))
 
 
 def keyed_session(port, key):
