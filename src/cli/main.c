@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "cli/diff.h"
 #include "cli/doctor.h"
 #include "cli/live.h"
 #include "cli/options.h"
@@ -458,6 +459,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "doctor"))
 		return rp_out_close("the doctor's report",
 				    rp_doctor_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return rp_out_close("the diff",
+				    rp_diff_main(argc - 1, argv + 1));
 	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
 		usage_json(argc, argv, err);

@@ -489,7 +489,14 @@ void rp_cli_usage(FILE *f)
 		"       mpirun -np N rdmaperf --matrix [-a IFACE|PREFIX] "
 		"[--serial] [options]\n"
 		"       rdmaperf --report FILE.json [--json | --csv] "
-		"[--plot FILE.svg]\n\n"
+		"[--plot FILE.svg]\n"
+		"       rdmaperf doctor [-d DEV] [-a ADDR] [--json]   "
+		"(rdmaperf doctor --help)\n"
+		"       rdmaperf diff OLD.json NEW.json [--threshold PCT] "
+		"[--figures LIST]\n"
+		"                [--confidence LEVEL] [--json] [--plot "
+		"FILE.svg]"
+		"   (rdmaperf diff --help)\n\n"
 		"Latency and throughput of RDMA, TCP and rsockets (and of "
 		"files) in one run.\n");
 	for (i = 0; i < N_OPTS; i++) {

@@ -184,3 +184,59 @@ bool rp_stat_paired_ratio(const double *a, const double *b, size_t n,
 	}
 	return true;
 }
+
+/* The logs of @x's positive, finite values into @out; their count. */
+static size_t logs_of(const double *x, size_t n, double *out)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (x[i] > 0 && isfinite(x[i]))
+			out[k++] = log(x[i]);
+	return k;
+}
+
+bool rp_stat_unpaired_ratio(const double *a, size_t na, const double *b,
+			    size_t nb, double level, struct rp_stat_ratio *out)
+{
+	double *la, *lb, va, vb, se2, df, q, d;
+	struct rp_stat sa, sb;
+	size_t ka, kb;
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	la = na ? malloc(na * sizeof(*la)) : NULL;
+	lb = nb ? malloc(nb * sizeof(*lb)) : NULL;
+	ok = la && lb;
+	ka = ok ? logs_of(a, na, la) : 0;
+	kb = ok ? logs_of(b, nb, lb) : 0;
+	ok = ka && kb && rp_stat_summarize(la, ka, level, &sa) &&
+	     rp_stat_summarize(lb, kb, level, &sb);
+	free(la);
+	free(lb);
+	if (!ok)
+		return false;
+	d = sb.mean - sa.mean;
+	out->n = ka < kb ? ka : kb;
+	out->ratio = exp(d);
+	if (ka < 2 || kb < 2)
+		return true; /* no spread on a side: nothing to judge by */
+	va = sa.sd * sa.sd / (double)ka;
+	vb = sb.sd * sb.sd / (double)kb;
+	se2 = va + vb;
+	out->has_ci = true;
+	if (!(se2 > 0)) { /* no noise at all: the interval is the ratio */
+		out->lo = out->hi = out->ratio;
+		out->significant = d != 0;
+		return true;
+	}
+	df = se2 * se2 /
+	     (va * va / (double)(ka - 1) + vb * vb / (double)(kb - 1));
+	if (!(df >= 1)) /* Welch's df is at least the smaller n - 1 */
+		df = 1;
+	q = rp_stat_t_quantile(0.5 + level / 2, df) * sqrt(se2);
+	out->lo = exp(d - q);
+	out->hi = exp(d + q);
+	out->significant = out->lo > 1 || out->hi < 1;
+	return true;
+}

@@ -2,8 +2,9 @@
 /*
  * Statistics, pure functions: Jain's fairness over streams, and how sure
  * a figure is over repetitions: the mean's Student t confidence
- * interval, the median, spread, and a paired ratio between two series
- * measured in interleaved rounds.
+ * interval, the median, spread, a paired ratio between two series
+ * measured in interleaved rounds, and an unpaired one between two series
+ * measured apart.
  *
  * Why t and not a bootstrap: repetitions are few (3 to 10 is usual), and
  * a percentile bootstrap covers the mean too rarely below about 10
@@ -64,5 +65,18 @@ struct rp_stat_ratio {
  */
 bool rp_stat_paired_ratio(const double *a, const double *b, size_t n,
 			  double level, struct rp_stat_ratio *out);
+
+/**
+ * rp_stat_unpaired_ratio - series b (@nb values) against series a (@na),
+ * measured apart (two runs, two builds: no round pairs them): the ratio of
+ * their geometric means and Welch's t interval of the difference of the
+ * mean logs (unequal variances, Welch-Satterthwaite degrees of freedom),
+ * back in ratio terms. out->n is the smaller count kept. Values that are
+ * not positive are left out. An interval needs two values on each side;
+ * when both spreads are 0 it is the ratio itself. Return: false when a
+ * side has no value left.
+ */
+bool rp_stat_unpaired_ratio(const double *a, size_t na, const double *b,
+			    size_t nb, double level, struct rp_stat_ratio *out);
 
 #endif

@@ -48,45 +48,64 @@ static double other_busy(const struct rp_result *r)
 	return own < u->host.busy_s ? (u->host.busy_s - own) / all : 0;
 }
 
-void rp_repeat_add(struct rp_repeat *rep, const struct rp_result *r)
+const char *rp_fig_unit(enum rp_fig f)
 {
-	double *v;
+	return f < RP_FIG__COUNT ? figs[f].unit : "";
+}
+
+double rp_fig_scale(enum rp_fig f)
+{
+	return f < RP_FIG__COUNT ? figs[f].scale : 1;
+}
+
+bool rp_fig_higher_better(enum rp_fig f)
+{
+	return f == RP_FIG_THROUGHPUT || f == RP_FIG_MSG_RATE;
+}
+
+void rp_fig_values(const struct rp_result *r, double *v)
+{
 	unsigned int f;
 
-	if (rep->n >= RP_REPEAT_MAX)
-		return;
-	v = rep->v[rep->n];
 	for (f = 0; f < RP_FIG__COUNT; f++)
 		v[f] = NAN;
+	if (r->failed)
+		return;
+	if (r->has_bandwidth) {
+		v[RP_FIG_THROUGHPUT] = pos(r->flow.bits_per_second);
+		v[RP_FIG_MSG_RATE] = pos(r->flow.messages_per_second);
+	}
+	if (r->flow.has_latency) {
+		v[RP_FIG_P50] = pos(r->flow.latency.p50);
+		v[RP_FIG_P99] = pos(r->flow.latency.p99);
+		v[RP_FIG_P99_9] = pos(r->flow.latency.p99_9);
+	}
+	if (r->has_unloaded)
+		v[RP_FIG_UNLOADED_P50] = pos(r->unloaded.p50);
+	if (r->client.present)
+		v[RP_FIG_CPU_CLIENT] = pos(r->client.cpu.us_per_kib);
+	if (r->server.present)
+		v[RP_FIG_CPU_SERVER] = pos(r->server.cpu.us_per_kib);
+}
+
+void rp_repeat_add(struct rp_repeat *rep, const struct rp_result *r)
+{
+	if (rep->n >= RP_REPEAT_MAX)
+		return;
+	rp_fig_values(r, rep->v[rep->n]);
 	rep->seconds[rep->n] = 0;
 	rep->ops[rep->n] = 0;
 	rep->other_busy[rep->n] = NAN;
 	if (!r->failed) {
 		if (r->has_bandwidth) {
-			v[RP_FIG_THROUGHPUT] = pos(r->flow.bits_per_second);
-			v[RP_FIG_MSG_RATE] = pos(r->flow.messages_per_second);
 			rep->seconds[rep->n] = r->flow.seconds;
 			rep->ops[rep->n] = r->flow.messages;
+		} else if (r->has_unloaded) {
+			rep->ops[rep->n] = r->unloaded.count;
+			rep->seconds[rep->n] = r->unloaded.mean * 1e-9 *
+					       (double)r->unloaded.count *
+					       (r->unloaded_halved ? 2 : 1);
 		}
-		if (r->flow.has_latency) {
-			v[RP_FIG_P50] = pos(r->flow.latency.p50);
-			v[RP_FIG_P99] = pos(r->flow.latency.p99);
-			v[RP_FIG_P99_9] = pos(r->flow.latency.p99_9);
-		}
-		if (r->has_unloaded) {
-			v[RP_FIG_UNLOADED_P50] = pos(r->unloaded.p50);
-			if (!r->has_bandwidth) {
-				rep->ops[rep->n] = r->unloaded.count;
-				rep->seconds[rep->n] =
-					r->unloaded.mean * 1e-9 *
-					(double)r->unloaded.count *
-					(r->unloaded_halved ? 2 : 1);
-			}
-		}
-		if (r->client.present)
-			v[RP_FIG_CPU_CLIENT] = pos(r->client.cpu.us_per_kib);
-		if (r->server.present)
-			v[RP_FIG_CPU_SERVER] = pos(r->server.cpu.us_per_kib);
 		rep->other_busy[rep->n] = other_busy(r);
 	}
 	rep->n++;

@@ -52,6 +52,22 @@ struct rp_repeat {
 /** rp_fig_key - the figure's name in the document: "throughput", ... */
 const char *rp_fig_key(enum rp_fig f);
 
+/** rp_fig_unit - the unit the document gives it in: "Gb/s", "us", ... */
+const char *rp_fig_unit(enum rp_fig f);
+
+/** rp_fig_scale - from rp_fig_values()'s unit (bit/s, ns) to the
+ *  document's (rp_fig_unit). */
+double rp_fig_scale(enum rp_fig f);
+
+/** rp_fig_higher_better - throughput and message rate; not latency or
+ *  CPU cost. */
+bool rp_fig_higher_better(enum rp_fig f);
+
+/** rp_fig_values - @r's figures into @v[RP_FIG__COUNT] in their own
+ *  units (bit/s, msg/s, ns, us/KiB); NAN where @r has none (all of them
+ *  when it failed). */
+void rp_fig_values(const struct rp_result *r, double *v);
+
 /** rp_repeat_add - @r's figures as repetition rep->n (none past the
  *  bound). A failed result adds a row of NANs. */
 void rp_repeat_add(struct rp_repeat *rep, const struct rp_result *r);

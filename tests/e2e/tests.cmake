@@ -35,6 +35,7 @@ set(RP_E2E_TESTS
 	data_ports 300
 	verdict 300
 	repeat 600
+	diff 300
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -9,6 +9,8 @@ Validate rdmaperf's JSON output against schema/ (JSON Schema 2020-12).
                                    validates; the last is type "summary"
     check_json.py matrix FILE...   each FILE is one `rdmaperf --matrix
                                    --json` document (rank 0's)
+    check_json.py diff FILE...     each FILE is one `rdmaperf diff --json`
+                                   document
 
 Exit 0 when every file is valid; 1, with one line per error on stderr,
 when one is not; 2 on a usage error. As a module:
@@ -39,6 +41,7 @@ SCHEMA_DIR = os.path.normpath(os.path.join(
 DOC_SCHEMA = "rdmaperf-1.schema.json"
 STREAM_SCHEMA = "rdmaperf-stream-1.schema.json"
 MATRIX_SCHEMA = "rdmaperf-matrix-1.schema.json"
+DIFF_SCHEMA = "rdmaperf-diff-1.schema.json"
 MAX_MESSAGE = 240  # characters of one error's message
 
 _validators = {}
@@ -75,7 +78,7 @@ def _make_validator(schema, schemas):
 
 def _validator(name):
     if name not in _validators:
-        names = (DOC_SCHEMA, STREAM_SCHEMA, MATRIX_SCHEMA)
+        names = (DOC_SCHEMA, STREAM_SCHEMA, MATRIX_SCHEMA, DIFF_SCHEMA)
         schemas = [_load(n) for n in names]
         for s in schemas:
             jsonschema.Draft202012Validator.check_schema(s)
@@ -119,6 +122,12 @@ def validate_doc(obj, where=""):
 def validate_matrix(obj, where=""):
     """Errors of the parsed --matrix --json document @obj, [] when valid."""
     return _errors(MATRIX_SCHEMA, obj, where)
+
+
+def validate_diff(obj, where=""):
+    """Errors of the parsed rdmaperf diff --json document @obj, [] when
+    valid."""
+    return _errors(DIFF_SCHEMA, obj, where)
 
 
 def validate_stream_lines(lines, where=""):
@@ -176,12 +185,15 @@ def _check_file(mode, path):
         return [where + "not one JSON document: " + _one_line(e)]
     if mode == "matrix":
         return validate_matrix(obj, where)
+    if mode == "diff":
+        return validate_diff(obj, where)
     return validate_doc(obj, where)
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("doc", "stream", "matrix"):
-        sys.stderr.write("usage: %s doc|stream|matrix FILE...\n" % argv[0])
+    if len(argv) < 3 or argv[1] not in ("doc", "stream", "matrix", "diff"):
+        sys.stderr.write("usage: %s doc|stream|matrix|diff FILE...\n" %
+                         argv[0])
         return 2
     errors = []
     for path in argv[2:]:
