@@ -20,6 +20,7 @@ set(RP_E2E_TESTS
 	back_to_back 180
 	sweeps_streams 600
 	plots 300
+	plots_repeat 300
 	csv_json 300
 	live 300
 	faults 900

@@ -3,16 +3,19 @@
  * The three kinds of plot (svg.h, "The kinds of plot"):
  *
  *	sweep		throughput / latency (p50 solid, p99 dashed) against
- *			message size, two panels, a series per group
+ *			message size, two panels, a series per group; with
+ *			--repeat an error bar at each point (plot/bars.c)
  *	time		throughput / p99 latency interval by interval
  *	distribution	latency against percentile, a series per group and
- *			phase (under load, unloaded)
+ *			phase (under load, unloaded); with --repeat an error
+ *			bar at p50, p99 and p99.9 (unloaded: p50)
  *
  * A value that cannot be drawn (a failed point, a missing phase, NaN) is
  * NaN here, and the series' line breaks there.
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +86,9 @@ static void fmt_size(double v, char *buf, size_t len)
 /* Sweep */
 
 struct sweep {
-	double *x, *bw, *p50, *p99; /* by rp_plot.order */
+	double *x, *bw, *p50, *p99;		    /* by rp_plot.order */
+	struct rp_plot_ci *ci_bw, *ci_p50, *ci_p99; /* --repeat's, as those */
+	struct rp_plot_bars bars;
 	bool unloaded;
 	bool halved;
 };
@@ -118,6 +123,14 @@ static void sweep_fill(const struct rp_plot *p, struct sweep *s)
 		l = sweep_latency(r, s->unloaded);
 		s->p50[i] = l ? us(l->p50) : NAN;
 		s->p99[i] = l ? us(l->p99) : NAN;
+		/* --repeat has no figure of the unloaded p99 */
+		s->ci_bw[i] =
+			rp_plot_ci(r, "throughput", "Gb/s", s->bw[i], &s->bars);
+		s->ci_p50[i] =
+			rp_plot_ci(r, s->unloaded ? "unloaded_p50" : "p50",
+				   "us", s->p50[i], &s->bars);
+		s->ci_p99[i] = rp_plot_ci(r, s->unloaded ? NULL : "p99", "us",
+					  s->p99[i], &s->bars);
 	}
 }
 
@@ -125,13 +138,17 @@ static void sweep_axes(struct rp_plot_figure *fig, const struct sweep *s,
 		       size_t n)
 {
 	double xlo = INFINITY, xhi = -INFINITY, blo = 0, bhi = -INFINITY;
-	double llo = INFINITY, lhi = -INFINITY;
+	double llo = INFINITY, lhi = -INFINITY, least;
 	struct rp_svg_panel *bw = &fig->p[0], *lat = &fig->p[1];
 
 	extent(s->x, n, true, &xlo, &xhi);
 	extent(s->bw, n, false, &blo, &bhi);
 	extent(s->p50, n, true, &llo, &lhi);
 	extent(s->p99, n, true, &llo, &lhi);
+	least = llo / 10; /* a bound below runs to the frame (plot/bars.c) */
+	rp_plot_ci_extent(s->ci_bw, n, 0, &blo, &bhi);
+	rp_plot_ci_extent(s->ci_p50, n, least, &llo, &lhi);
+	rp_plot_ci_extent(s->ci_p99, n, least, &llo, &lhi);
 	rp_svg_ticks_pow2(&bw->ax, xlo, xhi, (int)(bw->w / PX_PER_SIZE_LABEL),
 			  fmt_size);
 	bw->ax.title = "message size";
@@ -161,6 +178,13 @@ static void sweep_series(FILE *f, const struct rp_plot_figure *fig,
 	const double *x = s->x + g->first;
 
 	rp_svg_group_open(f, "series", g->name);
+	/* under the lines and markers, which stay legible over them */
+	rp_plot_bars_draw(f, &fig->p[0], x, s->ci_bw + g->first, g->n, false,
+			  g->colour);
+	rp_plot_bars_draw(f, &fig->p[1], x, s->ci_p50 + g->first, g->n, false,
+			  g->colour);
+	rp_plot_bars_draw(f, &fig->p[1], x, s->ci_p99 + g->first, g->n, false,
+			  g->colour);
 	rp_svg_series(f, &fig->p[0], x, s->bw + g->first, g->n, &st);
 	st.marker = "mark";
 	st.radius = 3;
@@ -171,8 +195,9 @@ static void sweep_series(FILE *f, const struct rp_plot_figure *fig,
 	rp_svg_group_close(f);
 }
 
-/* The legend: a drawn group's name, then what the line styles mean. */
-static size_t sweep_legend(const struct rp_plot *p, const struct sweep *s,
+/* The legend: a drawn group's name, then what the line styles and the
+ * error bars mean. */
+static size_t sweep_legend(const struct rp_plot *p, struct sweep *s,
 			   struct rp_svg_legend_entry *e)
 {
 	size_t i, n = 0;
@@ -187,10 +212,10 @@ static size_t sweep_legend(const struct rp_plot *p, const struct sweep *s,
 			};
 	e[n++] = (struct rp_svg_legend_entry){ "latency p50", key_p50 };
 	e[n++] = (struct rp_svg_legend_entry){ "latency p99", key_p99 };
-	return n;
+	return n + rp_plot_bars_entry(&s->bars, "", &e[n]);
 }
 
-static void sweep_draw(struct rp_plot *p, const struct sweep *s,
+static void sweep_draw(struct rp_plot *p, struct sweep *s,
 		       struct rp_svg_legend_entry *e)
 {
 	struct rp_plot_figure fig;
@@ -209,15 +234,21 @@ static void sweep_draw(struct rp_plot *p, const struct sweep *s,
 
 int rp_plot_sweep(struct rp_plot *p)
 {
-	struct rp_svg_legend_entry *e = calloc(p->n_groups + 2, sizeof(*e));
+	struct rp_svg_legend_entry *e = calloc(p->n_groups + 3, sizeof(*e));
 	double *v = calloc(4 * p->n, sizeof(*v));
-	struct sweep s = {
-		v, v + p->n, v + 2 * p->n, v + 3 * p->n, false, false
-	};
+	struct rp_plot_ci *ci = calloc(3 * p->n, sizeof(*ci));
+	struct sweep s = { .x = v,
+			   .bw = v + p->n,
+			   .p50 = v + 2 * p->n,
+			   .p99 = v + 3 * p->n,
+			   .ci_bw = ci,
+			   .ci_p50 = ci + p->n,
+			   .ci_p99 = ci + 2 * p->n };
 
-	if (!e || !v) {
+	if (!e || !v || !ci) {
 		free(e);
 		free(v);
+		free(ci);
 		return -ENOMEM;
 	}
 	sweep_fill(p, &s);
@@ -227,6 +258,7 @@ int rp_plot_sweep(struct rp_plot *p)
 		sweep_draw(p, &s, e);
 	free(e);
 	free(v);
+	free(ci);
 	return 0;
 }
 
@@ -381,13 +413,33 @@ static const char *const dist_phase_name[DIST__COUNT] = {
 	[DIST_UNLOADED] = "unloaded",
 };
 
-/* One series: a group's latency in one phase, as percentile points. */
+#define DIST_MAX_BARS 3
+
+/* The figures --repeat gives an interval of, by phase and percentile. */
+static const struct {
+	enum dist_phase phase;
+	double pct;
+	const char *key;
+	size_t off; /* in struct rp_hist_summary */
+} dist_figs[] = {
+	{ DIST_LOADED, 50, "p50", offsetof(struct rp_hist_summary, p50) },
+	{ DIST_LOADED, 99, "p99", offsetof(struct rp_hist_summary, p99) },
+	{ DIST_LOADED, 99.9, "p99_9", offsetof(struct rp_hist_summary, p99_9) },
+	{ DIST_UNLOADED, 50, "unloaded_p50",
+	  offsetof(struct rp_hist_summary, p50) },
+};
+
+/* One series: a group's latency in one phase, as percentile points, and
+ * (--repeat) the intervals of its figures at their percentiles. */
 struct dist {
 	const struct rp_plot_group *g;
 	enum dist_phase phase;
 	char name[80];
 	uint64_t count;
 	struct rp_spectrum sp;
+	size_t n_bars;
+	double bar_x[DIST_MAX_BARS]; /* 1 / (1 - p) */
+	struct rp_plot_ci ci[DIST_MAX_BARS];
 };
 
 /* The percentiles of @s where a spectrum would have them: those within
@@ -410,9 +462,36 @@ static void dist_from_summary(const struct rp_hist_summary *s,
 	}
 }
 
-/* @d for the phase @ph of @r. Return: whether it has points. */
+/* The intervals of @d's figures (summary @s of @r), each at its
+ * percentile when the count reaches it, as the points do. */
+static void dist_bars(const struct rp_result *r,
+		      const struct rp_hist_summary *s, struct dist *d,
+		      struct rp_plot_bars *bars)
+{
+	struct rp_plot_ci ci;
+	double x, v;
+	size_t i;
+
+	d->n_bars = 0;
+	for (i = 0; i < sizeof(dist_figs) / sizeof(*dist_figs); i++) {
+		x = 100 / (100 - dist_figs[i].pct);
+		if (dist_figs[i].phase != d->phase ||
+		    d->n_bars == DIST_MAX_BARS ||
+		    x > (double)d->count * (1 + 1e-9))
+			continue;
+		v = *(const double *)((const char *)s + dist_figs[i].off);
+		ci = rp_plot_ci(r, dist_figs[i].key, "us", us(v), bars);
+		if (isnan(ci.lo))
+			continue;
+		d->bar_x[d->n_bars] = x;
+		d->ci[d->n_bars++] = ci;
+	}
+}
+
+/* @d for the phase @ph of @r, its --repeat intervals counted in @bars.
+ * Return: whether it has points. */
 static bool dist_make(const struct rp_result *r, enum dist_phase ph,
-		      struct dist *d)
+		      struct dist *d, struct rp_plot_bars *bars)
 {
 	const struct rp_spectrum *sp =
 		ph ? &r->unloaded_spectrum : &r->latency_spectrum;
@@ -429,6 +508,8 @@ static bool dist_make(const struct rp_result *r, enum dist_phase ph,
 		dist_from_summary(s, &d->sp);
 	if (d->sp.n > RP_SPECTRUM_MAX)
 		d->sp.n = RP_SPECTRUM_MAX;
+	if (d->sp.n > 0)
+		dist_bars(r, s, d, bars);
 	return d->sp.n > 0;
 }
 
@@ -455,7 +536,8 @@ static void dist_points(const struct dist *d, double *x, double *y)
 }
 
 /* Every group's phases that have points into @d. Return: how many. */
-static size_t dist_collect(const struct rp_plot *p, struct dist *d)
+static size_t dist_collect(const struct rp_plot *p, struct dist *d,
+			   struct rp_plot_bars *bars)
 {
 	size_t g, n = 0;
 	int ph;
@@ -463,7 +545,7 @@ static size_t dist_collect(const struct rp_plot *p, struct dist *d)
 	for (g = 0; g < p->n_groups; g++) {
 		for (ph = 0; ph < DIST__COUNT; ph++) {
 			if (!dist_make(rp_plot_result(p, &p->g[g], 0), ph,
-				       &d[n]))
+				       &d[n], bars))
 				continue;
 			d[n].g = &p->g[g];
 			snprintf(d[n].name, sizeof(d[n].name), "%s %s",
@@ -487,7 +569,7 @@ static struct rp_svg_style dist_style(const struct dist *d, size_t i)
 static void dist_axes(struct rp_svg_panel *pa, const struct dist *d, size_t n)
 {
 	double x[RP_SPECTRUM_MAX], y[RP_SPECTRUM_MAX], xlo = 1, xhi = 1;
-	double lo = INFINITY, hi = -INFINITY, p50 = INFINITY;
+	double lo = INFINITY, hi = -INFINITY, p50 = INFINITY, least;
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
@@ -499,6 +581,9 @@ static void dist_axes(struct rp_svg_panel *pa, const struct dist *d, size_t n)
 		if (k < d[i].sp.n && y[k] > 0)
 			p50 = fmin(p50, y[k]);
 	}
+	least = lo / 10; /* a bound below runs to the frame (plot/bars.c) */
+	for (i = 0; i < n; i++)
+		rp_plot_ci_extent(d[i].ci, d[i].n_bars, least, &lo, &hi);
 	rp_svg_ticks_percentile(&pa->ax, xhi);
 	pa->ax.title = "percentile";
 	latency_axis(&pa->ay, lo, hi, p50);
@@ -507,7 +592,7 @@ static void dist_axes(struct rp_svg_panel *pa, const struct dist *d, size_t n)
 }
 
 static void dist_draw(struct rp_plot *p, const struct dist *d, size_t n,
-		      struct rp_svg_legend_entry *e)
+		      struct rp_svg_legend_entry *e, struct rp_plot_bars *bars)
 {
 	double x[RP_SPECTRUM_MAX], y[RP_SPECTRUM_MAX];
 	struct rp_plot_figure fig;
@@ -517,13 +602,16 @@ static void dist_draw(struct rp_plot *p, const struct dist *d, size_t n,
 	for (i = 0; i < n; i++)
 		e[i] = (struct rp_svg_legend_entry){ d[i].name,
 						     dist_style(&d[i], i) };
-	rp_plot_figure_open(p, &fig, 1, e, n);
+	rp_plot_figure_open(p, &fig, 1, e,
+			    n + rp_plot_bars_entry(bars, "", &e[n]));
 	dist_axes(&fig.p[0], d, n);
 	rp_svg_panel_draw(p->f, &fig.p[0], true, false);
 	for (i = 0; i < n; i++) {
 		st = dist_style(&d[i], i);
 		dist_points(&d[i], x, y);
 		rp_svg_group_open(p->f, "series", d[i].name);
+		rp_plot_bars_draw(p->f, &fig.p[0], d[i].bar_x, d[i].ci,
+				  d[i].n_bars, false, st.colour);
 		rp_svg_series(p->f, &fig.p[0], x, y, d[i].sp.n, &st);
 		rp_svg_group_close(p->f);
 	}
@@ -534,7 +622,8 @@ int rp_plot_distribution(struct rp_plot *p)
 {
 	struct dist *d = calloc(DIST__COUNT * p->n_groups, sizeof(*d));
 	struct rp_svg_legend_entry *e =
-		calloc(DIST__COUNT * p->n_groups, sizeof(*e));
+		calloc(DIST__COUNT * p->n_groups + 1, sizeof(*e));
+	struct rp_plot_bars bars = { 0 };
 	size_t n;
 
 	if (!d || !e) {
@@ -542,9 +631,9 @@ int rp_plot_distribution(struct rp_plot *p)
 		free(e);
 		return -ENOMEM;
 	}
-	n = dist_collect(p, d);
+	n = dist_collect(p, d, &bars);
 	if (n)
-		dist_draw(p, d, n, e);
+		dist_draw(p, d, n, e, &bars);
 	else
 		rp_plot_no_data(p);
 	free(d);

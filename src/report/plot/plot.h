@@ -3,8 +3,8 @@
  * The kinds of plot of a set of results, inside report/: plot/plot.c (the
  * entry, rp_report_plot: which kind, the series, the title), plot/kinds.c
  * (sweep, time, distribution), plot/rates.c (the load curve) and, below
- * them, plot/figure.c (a figure's layout). They draw with svg.h's
- * primitives.
+ * them, plot/bars.c (--repeat's error bars) and plot/figure.c (a figure's
+ * layout). They draw with svg.h's primitives.
  */
 #ifndef RP_REPORT_PLOT_H
 #define RP_REPORT_PLOT_H
@@ -61,6 +61,55 @@ const struct rp_result *rp_plot_result(const struct rp_plot *p,
 
 /** rp_plot_no_data - a figure that says nothing could be drawn, and why. */
 void rp_plot_no_data(struct rp_plot *p);
+
+/* plot/bars.c: --repeat's intervals as error bars */
+
+/** A point's interval, the mean's over its repetitions (NaN: none). */
+struct rp_plot_ci {
+	double lo, hi;
+};
+
+/** What the error bars of a figure are, for its legend: the interval's
+ *  level and the repetitions' counts of the bars found. */
+struct rp_plot_bars {
+	size_t n_bars;
+	double level; /* percent */
+	double n_lo, n_hi;
+	char note[128]; /* rp_plot_bars_entry's text */
+};
+
+/**
+ * rp_plot_ci - the interval of figure @key ("throughput", "p50", ...: the
+ * keys of the "repeat" object's "figures") of @r, in @unit ("Gb/s", "us"),
+ * for a point drawn at @v; counted in @bars. NaN when there is none: no
+ * --repeat, a figure measured once (its interval null), another unit, a
+ * failed result or a point not drawn (@v not finite).
+ */
+struct rp_plot_ci rp_plot_ci(const struct rp_result *r, const char *key,
+			     const char *unit, double v,
+			     struct rp_plot_bars *bars);
+
+/** rp_plot_ci_extent - widen [*@lo, *@hi] to the @n intervals of @ci, all
+ *  but a lower bound under @least (the axis would stretch over decades for
+ *  it: the bar runs to the frame instead). */
+void rp_plot_ci_extent(const struct rp_plot_ci *ci, size_t n, double least,
+		       double *lo, double *hi);
+
+/**
+ * rp_plot_bars_entry - the legend's entry that says what the bars are
+ * ("bars: 95% confidence interval of the mean@what, n=5; points: the
+ * median run") into @e, when @bars found any. Return: the entries added,
+ * 0 or 1.
+ */
+size_t rp_plot_bars_entry(struct rp_plot_bars *bars, const char *what,
+			  struct rp_svg_legend_entry *e);
+
+/** rp_plot_bars_draw - an error bar of @colour on panel @p at each of @n
+ *  points with an interval: at x = @at[i] spanning y, or (@horizontal) at
+ *  y = @at[i] spanning x. */
+void rp_plot_bars_draw(FILE *f, const struct rp_svg_panel *p, const double *at,
+		       const struct rp_plot_ci *ci, size_t n, bool horizontal,
+		       const char *colour);
 
 /* plot/kinds.c */
 

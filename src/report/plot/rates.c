@@ -5,7 +5,10 @@
  * the throughput achieved, one panel, a series per transport (and per size
  * and depth when the sweep has several): where the curve turns up is the
  * knee. A closed-loop point (the peak a curve is taken from) is no point
- * of it; a failed one breaks the line.
+ * of it; a failed one breaks the line. With --repeat each point's
+ * throughput has a horizontal error bar (plot/bars.c); the latency from
+ * intended start has no interval: --repeat's latencies are the
+ * completions'.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,7 +22,9 @@
 
 struct curve {
 	double *x, *p50, *p99; /* by result */
-	size_t n_series, per;  /* series of @per results (rates) each */
+	struct rp_plot_ci *ci; /* of x, by result */
+	struct rp_plot_bars bars;
+	size_t n_series, per; /* series of @per results (rates) each */
 };
 
 static void curve_fill(const struct rp_plot *p, struct curve *c)
@@ -30,11 +35,15 @@ static void curve_fill(const struct rp_plot *p, struct curve *c)
 	for (i = 0; i < p->n; i++) {
 		r = &p->res[i];
 		c->x[i] = c->p50[i] = c->p99[i] = NAN;
+		c->ci[i] = (struct rp_plot_ci){ NAN, NAN };
 		if (r->failed || !r->spec.rate || !r->has_bandwidth)
 			continue;
 		c->x[i] = r->flow.bits_per_second / 1e9;
 		c->p50[i] = r->dir[RP_DIR_C2S].flow.corrected.p50 / 1e3;
 		c->p99[i] = r->dir[RP_DIR_C2S].flow.corrected.p99 / 1e3;
+		if (isfinite(c->p50[i]) && c->p50[i] > 0)
+			c->ci[i] = rp_plot_ci(r, "throughput", "Gb/s", c->x[i],
+					      &c->bars);
 	}
 }
 
@@ -76,7 +85,7 @@ static void curve_name(const struct rp_plot *p, const struct curve *c, size_t k,
 
 static void curve_axes(struct rp_svg_panel *pa, const struct curve *c, size_t n)
 {
-	double xhi = 0, lo = INFINITY, hi = 0;
+	double xlo = 0, xhi = 0, lo = INFINITY, hi = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -87,6 +96,7 @@ static void curve_axes(struct rp_svg_panel *pa, const struct curve *c, size_t n)
 		if (isfinite(c->p99[i]))
 			hi = fmax(hi, c->p99[i]);
 	}
+	rp_plot_ci_extent(c->ci, n, 0, &xlo, &xhi);
 	rp_svg_ticks_linear(&pa->ax, 0, xhi > 0 ? xhi : 1, 6);
 	pa->ax.title = "throughput achieved (Gb/s)";
 	rp_svg_ticks_log(&pa->ay, isfinite(lo) ? lo : 1, hi > lo ? hi : lo);
@@ -94,7 +104,7 @@ static void curve_axes(struct rp_svg_panel *pa, const struct curve *c, size_t n)
 	rp_svg_panel_place(pa);
 }
 
-static void curve_draw(struct rp_plot *p, const struct curve *c,
+static void curve_draw(struct rp_plot *p, struct curve *c,
 		       struct rp_svg_legend_entry *e, char (*names)[64])
 {
 	struct rp_svg_style st = { .marker = "point", .radius = 3.5 };
@@ -114,6 +124,7 @@ static void curve_draw(struct rp_plot *p, const struct curve *c,
 	e[k++] = (struct rp_svg_legend_entry){
 		"p99", { .colour = "#555", .dashed = true }
 	};
+	k += rp_plot_bars_entry(&c->bars, " throughput", &e[k]);
 	rp_plot_figure_open(p, &fig, 1, e, k);
 	curve_axes(&fig.p[0], c, p->n);
 	rp_svg_panel_draw(p->f, &fig.p[0], true, false);
@@ -122,6 +133,11 @@ static void curve_draw(struct rp_plot *p, const struct curve *c,
 		st.colour = rp_svg_colour(k);
 		st.dashed = false;
 		rp_svg_group_open(p->f, "series", names[k]);
+		/* a bar at each latency drawn: both stand at the throughput */
+		rp_plot_bars_draw(p->f, &fig.p[0], c->p50 + first,
+				  c->ci + first, c->per, true, st.colour);
+		rp_plot_bars_draw(p->f, &fig.p[0], c->p99 + first,
+				  c->ci + first, c->per, true, st.colour);
 		rp_svg_series(p->f, &fig.p[0], c->x + first, c->p50 + first,
 			      c->per, &st);
 		st.dashed = true;
@@ -142,10 +158,12 @@ int rp_plot_load(struct rp_plot *p)
 
 	c.n_series = p->n / c.per;
 	v = calloc(3 * p->n, sizeof(*v));
-	e = calloc(c.n_series + 2, sizeof(*e));
+	c.ci = calloc(p->n ? p->n : 1, sizeof(*c.ci));
+	e = calloc(c.n_series + 3, sizeof(*e));
 	names = calloc(c.n_series ? c.n_series : 1, sizeof(*names));
-	if (!v || !e || !names) {
+	if (!v || !c.ci || !e || !names) {
 		free(v);
+		free(c.ci);
 		free(e);
 		free(names);
 		return -ENOMEM;
@@ -159,6 +177,7 @@ int rp_plot_load(struct rp_plot *p)
 	else
 		curve_draw(p, &c, e, names);
 	free(v);
+	free(c.ci);
 	free(e);
 	free(names);
 	return 0;

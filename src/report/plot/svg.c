@@ -524,6 +524,72 @@ size_t rp_svg_series(FILE *f, const struct rp_svg_panel *p, const double *x,
 	return drawn;
 }
 
+/* Error bars */
+
+#define CAP_HALF_W 4 /* px either side of a bar's end */
+
+/* Where @v lies on @sc: below its domain (-1: not drawable there, such as
+ * 0 on a logarithmic scale), in it (0) or above it (1). */
+static int domain_side(const struct rp_svg_scale *sc, double v)
+{
+	double tol = 1e-9 * fabs(sc->hi - sc->lo);
+
+	if (!rp_svg_scale_ok(sc, v) || v < sc->lo - tol)
+		return isnan(v) || v < sc->lo ? -1 : 1;
+	return v > sc->hi + tol ? 1 : 0;
+}
+
+static void bar_line(FILE *f, const struct rp_svg_panel *p, const char *cls,
+		     double x1, double y1, double x2, double y2,
+		     const char *colour)
+{
+	fprintf(f,
+		"<line class=\"%s\" clip-path=\"url(#rp-clip%d)\" "
+		"stroke=\"%s\" stroke-width=\"1.4\" x1=\"%.1f\" y1=\"%.1f\" "
+		"x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		cls, p->id, colour, x1, y1, x2, y2);
+}
+
+/* A cap across the bar at @c (the fixed axis) and @v (the spanned one). */
+static void bar_cap(FILE *f, const struct rp_svg_panel *p, bool horizontal,
+		    double c, double v, const char *colour)
+{
+	if (horizontal)
+		bar_line(f, p, "errcap", v, c - CAP_HALF_W, v, c + CAP_HALF_W,
+			 colour);
+	else
+		bar_line(f, p, "errcap", c - CAP_HALF_W, v, c + CAP_HALF_W, v,
+			 colour);
+}
+
+bool rp_svg_errbar(FILE *f, const struct rp_svg_panel *p,
+		   const struct rp_svg_bar *b, const char *colour)
+{
+	const struct rp_svg_scale *at = b->horizontal ? &p->ay.sc : &p->ax.sc;
+	const struct rp_svg_scale *sp = b->horizontal ? &p->ax.sc : &p->ay.sc;
+	/* the frame's edges where the spanned axis' low and high values go */
+	double edge_lo = b->horizontal ? p->x : p->y + p->h;
+	double edge_hi = b->horizontal ? p->x + p->w : p->y;
+	int lo_side = domain_side(sp, b->lo), hi_side = domain_side(sp, b->hi);
+	double c, lo, hi;
+
+	if (!rp_svg_scale_ok(at, b->at) || isnan(b->lo) || isnan(b->hi) ||
+	    b->lo > b->hi || hi_side < 0 || lo_side > 0)
+		return false;
+	c = rp_svg_scale_px(at, b->at);
+	lo = lo_side ? edge_lo : rp_svg_scale_px(sp, b->lo);
+	hi = hi_side ? edge_hi : rp_svg_scale_px(sp, b->hi);
+	if (b->horizontal)
+		bar_line(f, p, "errbar", lo, c, hi, c, colour);
+	else
+		bar_line(f, p, "errbar", c, lo, c, hi, colour);
+	if (!lo_side)
+		bar_cap(f, p, b->horizontal, c, lo, colour);
+	if (!hi_side)
+		bar_cap(f, p, b->horizontal, c, hi, colour);
+	return true;
+}
+
 /* Legend and layout */
 
 static double entry_w(const struct rp_svg_legend_entry *e)
@@ -553,13 +619,29 @@ double rp_svg_legend_height(const struct rp_svg_legend_entry *e, size_t n,
 	return n ? y + LEGEND_ROW : 0;
 }
 
+/* An error bar's swatch: the bar upright in the middle, capped. */
+static void bar_swatch(FILE *f, double x, double y, const char *colour)
+{
+	static const double half_h = 7;
+
+	fprintf(f,
+		"<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh%dM%.1f,%.1fh%d\" "
+		"stroke=\"%s\" stroke-width=\"1.4\" fill=\"none\"/>\n",
+		x, y - half_h, y + half_h, x - CAP_HALF_W, y - half_h,
+		2 * CAP_HALF_W, x - CAP_HALF_W, y + half_h, 2 * CAP_HALF_W,
+		colour);
+}
+
 static void swatch(FILE *f, double x, double y, const struct rp_svg_style *st)
 {
-	fprintf(f,
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"%s\" stroke-width=\"2\"%s/>\n",
-		x, y, x + SWATCH_W, y, st->colour,
-		st->dashed ? " stroke-dasharray=\"7 4\"" : "");
+	if (st->bar)
+		bar_swatch(f, x + SWATCH_W / 2.0, y, st->colour);
+	else
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"%s\" stroke-width=\"2\"%s/>\n",
+			x, y, x + SWATCH_W, y, st->colour,
+			st->dashed ? " stroke-dasharray=\"7 4\"" : "");
 	if (st->marker)
 		fprintf(f,
 			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" "

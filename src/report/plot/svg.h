@@ -2,8 +2,9 @@
 /*
  * Drawing primitives for the SVG plots: a document, escaped text, lines,
  * series (a polyline broken where a value is missing, and a marker per
- * point), axes on linear and logarithmic scales with readable ticks, a
- * legend. They write to a FILE; the caller checks ferror() once at the end.
+ * point), error bars, axes on linear and logarithmic scales with readable
+ * ticks, a legend. They write to a FILE; the caller checks ferror() once
+ * at the end.
  * The kinds of plot of a set of results are report/plot/plot.h's.
  */
 #ifndef RP_REPORT_SVG_H
@@ -144,6 +145,7 @@ struct rp_svg_style {
 	bool dashed;
 	const char *marker; /* class of the circle at each point, or NULL */
 	double radius;
+	bool bar; /* a legend swatch: an error bar (and the marker), no line */
 };
 
 /**
@@ -154,6 +156,26 @@ struct rp_svg_style {
  */
 size_t rp_svg_series(FILE *f, const struct rp_svg_panel *p, const double *x,
 		     const double *y, size_t n, const struct rp_svg_style *st);
+
+/** An error bar: where it stands on one axis, what it spans on the
+ *  other. */
+struct rp_svg_bar {
+	double at;	 /* an x value; a y value when @horizontal */
+	double lo, hi;	 /* on the other axis */
+	bool horizontal; /* the bar spans x at height @at */
+};
+
+/**
+ * rp_svg_errbar - an error bar of @colour on panel @p: a line from @b's
+ * lo to its hi, <line class="errbar"> from (x1, y1) at lo to (x2, y2) at
+ * hi, and a cap at each end, <line class="errcap">. An end beyond what the
+ * axis shows (a bound <= 0 on a logarithmic axis, or outside its domain)
+ * runs to the panel's frame and has no cap: the interval goes on there.
+ * Return: whether it was drawn (not when @b->at cannot be drawn, the bounds
+ * are not ordered, or the whole bar lies outside the axis).
+ */
+bool rp_svg_errbar(FILE *f, const struct rp_svg_panel *p,
+		   const struct rp_svg_bar *b, const char *colour);
 
 /* Legend and layout */
 
