@@ -210,6 +210,7 @@ static int run_repeated(struct rp_config *cfg, struct rp_result *res,
 	struct rp_result *all = calloc((size_t)rounds * n, sizeof(*all));
 	struct rp_repeat *rep = calloc(n, sizeof(*rep));
 	const char *stopped = "count";
+	struct rp_round cond; /* the round's CPU speed and clock */
 	bool narrow;
 	int failed = 0;
 
@@ -225,9 +226,11 @@ static int run_repeated(struct rp_config *cfg, struct rp_result *res,
 	for (r = 0; r < rounds && !failed && (!r || !atomic_load(&interrupted));
 	     r++) {
 		live->round = r;
+		rp_repeat_round_begin(&cond);
 		failed = run_transports(cfg, &all[r * n], points, live, r % 2);
+		rp_repeat_round_end(&cond);
 		for (j = 0, narrow = true; j < n; j++) {
-			rp_repeat_add(&rep[j], &all[r * n + j]);
+			rp_repeat_add(&rep[j], &all[r * n + j], &cond);
 			narrow = narrow &&
 				 rp_repeat_narrow(&rep[j], level,
 						  cfg->test.confidence_width);

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpuspeed.h"
 #include "core/stats.h"
+#include "platform/clock.h"
 #include "run/repeat.h"
 
 static const struct {
@@ -88,10 +90,37 @@ void rp_fig_values(const struct rp_result *r, double *v)
 		v[RP_FIG_CPU_SERVER] = pos(r->server.cpu.us_per_kib);
 }
 
-void rp_repeat_add(struct rp_repeat *rep, const struct rp_result *r)
+void rp_repeat_round_begin(struct rp_round *c)
+{
+	c->speed_begin = rp_cpu_speed_ns();
+	c->speed_end = NAN;
+	c->drift_ppm = NAN;
+	c->ours0 = rp_clock_ns();
+	c->mono0 = rp_clock_mono_ns();
+}
+
+void rp_repeat_round_end(struct rp_round *c)
+{
+	uint64_t ours = rp_clock_ns(), mono = rp_clock_mono_ns();
+
+	/* both clocks read together (tens of ns apart) at both ends: over a
+	 * round of a second or more, a ppm is well above that */
+	if (mono > c->mono0 + RP_NS_PER_MS && ours > c->ours0)
+		c->drift_ppm = ((double)(ours - c->ours0) -
+				(double)(mono - c->mono0)) *
+			       1e6 / (double)(mono - c->mono0);
+	c->speed_end = rp_cpu_speed_ns();
+}
+
+void rp_repeat_add(struct rp_repeat *rep, const struct rp_result *r,
+		   const struct rp_round *c)
 {
 	if (rep->n >= RP_REPEAT_MAX)
 		return;
+	if (c)
+		rep->round[rep->n] = *c;
+	else
+		rep->round[rep->n] = (struct rp_round){ NAN, NAN, 0, 0, NAN };
 	rp_fig_values(r, rep->v[rep->n]);
 	rep->seconds[rep->n] = 0;
 	rep->ops[rep->n] = 0;
@@ -239,6 +268,44 @@ static void figure_json(cJSON *figures, cJSON *warns, unsigned int f,
 			RP_REPEAT_COV_WARN * 100);
 }
 
+/* The rounds' conditions: the CPU's speed moved between its fastest and
+ * slowest measure (a governor, turbo, throttling, a VM's host), or the
+ * clock the figures are timed with ran off the kernel's (a TSC that is
+ * not invariant, a VM migrated). */
+static void round_warnings(cJSON *warns, const struct rp_repeat *rep)
+{
+	double lo = INFINITY, hi = 0, drift = 0, s[2];
+	uint32_t i;
+	unsigned int k;
+	cJSON *w;
+
+	for (i = 0; i < rep->n; i++) {
+		s[0] = rep->round[i].speed_begin;
+		s[1] = rep->round[i].speed_end;
+		for (k = 0; k < 2; k++)
+			if (s[k] > 0 && isfinite(s[k])) {
+				lo = fmin(lo, s[k]);
+				hi = fmax(hi, s[k]);
+			}
+		if (isfinite(rep->round[i].drift_ppm) &&
+		    fabs(rep->round[i].drift_ppm) > fabs(drift))
+			drift = rep->round[i].drift_ppm;
+	}
+	/* slowest against fastest: how much slower the CPU ran at times */
+	if (hi > 0 && isfinite(lo) && hi / lo - 1 > RP_REPEAT_SPEED_WARN) {
+		w = warning(warns, "cpu_speed", NULL, (hi / lo - 1) * 100,
+			    RP_REPEAT_SPEED_WARN * 100);
+		if (w)
+			cJSON_AddNumberToObject(w, "fastest_ns_per_op", lo);
+	}
+	if (fabs(drift) > RP_REPEAT_DRIFT_WARN) {
+		w = warning(warns, "clock_drift", NULL, drift,
+			    RP_REPEAT_DRIFT_WARN);
+		if (w)
+			cJSON_AddStringToObject(w, "unit", "ppm");
+	}
+}
+
 /* The conditions each repetition ran in: too short, a busy host. */
 static void condition_warnings(cJSON *warns, const struct rp_repeat *rep)
 {
@@ -267,6 +334,7 @@ static void condition_warnings(cJSON *warns, const struct rp_repeat *rep)
 	if (busiest > RP_REPEAT_BUSY_WARN)
 		warning(warns, "host_busy", NULL, busiest * 100,
 			RP_REPEAT_BUSY_WARN * 100);
+	round_warnings(warns, rep);
 }
 
 static void against_json(cJSON *o, const struct rp_repeat *rep,

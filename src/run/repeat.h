@@ -38,15 +38,38 @@ enum rp_fig {
 #define RP_REPEAT_SHORT_OPS 1000 /* or with fewer operations, warns */
 #define RP_REPEAT_BUSY_WARN 0.25 /* the host's CPUs this busy elsewhere */
 
+#define RP_REPEAT_SPEED_WARN 0.10   /* the CPU's speed moved this much */
+#define RP_REPEAT_DRIFT_WARN 1000.0 /* ppm: the clock off the kernel's */
+
+/**
+ * What a round ran in, taken around it (rp_repeat_round_begin and _end):
+ * the CPU's speed measured at both ends (core/cpuspeed.h: ns per
+ * operation of a fixed chain), and how far the clock the figures are
+ * timed with ran from CLOCK_MONOTONIC over the round.
+ */
+struct rp_round {
+	double speed_begin, speed_end; /* ns per operation; NAN unknown */
+	uint64_t ours0, mono0;	       /* rp_clock_ns, CLOCK_MONOTONIC */
+	double drift_ppm;	       /* over the round; NAN unknown */
+};
+
+/** rp_repeat_round_begin - measure the CPU's speed, read both clocks. */
+void rp_repeat_round_begin(struct rp_round *c);
+
+/** rp_repeat_round_end - measure the speed again, and the clock's drift
+ *  over the round. */
+void rp_repeat_round_end(struct rp_round *c);
+
 /** A point's figures, one row per repetition (NAN: not measured), and
  *  what each repetition says of the conditions it ran in. */
 struct rp_repeat {
 	uint32_t n;
 	double v[RP_REPEAT_MAX][RP_FIG__COUNT];
-	double seconds[RP_REPEAT_MAX];	  /* of its longest phase */
-	uint64_t ops[RP_REPEAT_MAX];	  /* operations it timed */
-	double other_busy[RP_REPEAT_MAX]; /* the host's CPUs' share busy
-					   * with other work; NAN unknown */
+	double seconds[RP_REPEAT_MAX];	      /* of its longest phase */
+	uint64_t ops[RP_REPEAT_MAX];	      /* operations it timed */
+	double other_busy[RP_REPEAT_MAX];     /* the host's CPUs' share busy
+					       * with other work; NAN unknown */
+	struct rp_round round[RP_REPEAT_MAX]; /* its round's conditions */
 };
 
 /** rp_fig_key - the figure's name in the document: "throughput", ... */
@@ -69,8 +92,10 @@ bool rp_fig_higher_better(enum rp_fig f);
 void rp_fig_values(const struct rp_result *r, double *v);
 
 /** rp_repeat_add - @r's figures as repetition rep->n (none past the
- *  bound). A failed result adds a row of NANs. */
-void rp_repeat_add(struct rp_repeat *rep, const struct rp_result *r);
+ *  bound), run in the round @c (NULL: its conditions unknown). A failed
+ *  result adds a row of NANs. */
+void rp_repeat_add(struct rp_repeat *rep, const struct rp_result *r,
+		   const struct rp_round *c);
 
 /** rp_repeat_median_row - the repetition to keep as the point's result:
  *  the one at the (lower) median of throughput, or of the first figure

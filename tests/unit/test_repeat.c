@@ -49,17 +49,17 @@ static void test_rows_and_median(void **state)
 	memset(&rep, 0, sizeof(rep));
 	for (i = 0; i < 5; i++) {
 		r = result(g[i], 2);
-		rp_repeat_add(&rep, &r);
+		rp_repeat_add(&rep, &r, NULL);
 	}
 	assert_int_equal(rep.n, 5);
 	assert_true(rep.v[1][RP_FIG_THROUGHPUT] == 10e9);
 	assert_true(isnan(rep.v[0][RP_FIG_P50])); /* no latency under load */
 	assert_int_equal(rp_repeat_median_row(&rep), 2); /* 30 */
 	r = result(60, 2);
-	rp_repeat_add(&rep, &r); /* six: the lower median, 30 */
+	rp_repeat_add(&rep, &r, NULL); /* six: the lower median, 30 */
 	assert_int_equal(rp_repeat_median_row(&rep), 2);
 	r.failed = true; /* a failed repetition: measured nothing */
-	rp_repeat_add(&rep, &r);
+	rp_repeat_add(&rep, &r, NULL);
 	assert_true(isnan(rep.v[6][RP_FIG_THROUGHPUT]));
 	assert_int_equal(rp_repeat_median_row(&rep), 2);
 	/* no throughput phase: by unloaded latency */
@@ -67,7 +67,7 @@ static void test_rows_and_median(void **state)
 	for (i = 0; i < 3; i++) {
 		r = result(0, 3 - i);
 		r.has_bandwidth = false;
-		rp_repeat_add(&rep, &r);
+		rp_repeat_add(&rep, &r, NULL);
 	}
 	assert_int_equal(rp_repeat_median_row(&rep), 1);
 }
@@ -81,15 +81,15 @@ static void test_narrow(void **state)
 	(void)state;
 	memset(&rep, 0, sizeof(rep));
 	r = result(40, 2);
-	rp_repeat_add(&rep, &r);
+	rp_repeat_add(&rep, &r, NULL);
 	assert_false(rp_repeat_narrow(&rep, 0.95, 0.5)); /* no interval */
 	for (i = 0; i < 4; i++) {
 		r = result(40 + 0.01 * i, 2 + 0.001 * i);
-		rp_repeat_add(&rep, &r);
+		rp_repeat_add(&rep, &r, NULL);
 	}
 	assert_true(rp_repeat_narrow(&rep, 0.95, 0.01));
 	r = result(80, 2); /* one outlier widens throughput's interval */
-	rp_repeat_add(&rep, &r);
+	rp_repeat_add(&rep, &r, NULL);
 	assert_false(rp_repeat_narrow(&rep, 0.95, 0.01));
 	assert_true(rp_repeat_narrow(&rep, 0.95, 10));
 	/* a wild tail is reported, not waited on */
@@ -99,7 +99,7 @@ static void test_narrow(void **state)
 		r.flow.has_latency = true;
 		r.flow.latency.p50 = 1000 + i;
 		r.flow.latency.p99_9 = i % 2 ? 1e6 : 1e3;
-		rp_repeat_add(&rep, &r);
+		rp_repeat_add(&rep, &r, NULL);
 	}
 	assert_true(rp_repeat_narrow(&rep, 0.95, 0.01));
 	rep.v[3][RP_FIG_P50] = 3000; /* the median under load is judged */
@@ -119,10 +119,10 @@ static void test_json(void **state)
 	memset(&b, 0, sizeof(b));
 	for (i = 0; i < 4; i++) {
 		r = result(10 + i, 2);
-		rp_repeat_add(&a, &r);
+		rp_repeat_add(&a, &r, NULL);
 		r = result(2 * (10 + i), 2); /* twice a, round by round */
 		r.flow.seconds = 0.05;	     /* too short */
-		rp_repeat_add(&b, &r);
+		rp_repeat_add(&b, &r, NULL);
 	}
 	j = rp_repeat_json(&b, 0.95, 0, "count", &a, "tcp");
 	assert_non_null(j);
@@ -160,12 +160,77 @@ static void test_json(void **state)
 	cJSON_Delete(j);
 }
 
+/* The rounds' conditions: a CPU 20% slower at times, a clock 2000 ppm
+ * off, each a warning with its figure; steady ones none. */
+static void test_round_warnings(void **state)
+{
+	static struct rp_repeat rep;
+	struct rp_round c = { 1.0, 1.01, 0, 0, 3 };
+	struct rp_result r;
+	const cJSON *w;
+	unsigned int i, speed = 0, drift = 0;
+	cJSON *j;
+
+	(void)state;
+	memset(&rep, 0, sizeof(rep));
+	for (i = 0; i < 3; i++) {
+		r = result(40, 2);
+		rp_repeat_add(&rep, &r, &c);
+	}
+	j = rp_repeat_json(&rep, 0.95, 0, "count", NULL, NULL);
+	cJSON_ArrayForEach(w, at(j, "warnings", NULL))
+	{
+		assert_string_not_equal(at(w, "kind", NULL)->valuestring,
+					"cpu_speed");
+		assert_string_not_equal(at(w, "kind", NULL)->valuestring,
+					"clock_drift");
+	}
+	cJSON_Delete(j);
+	c.speed_end = 1.2;
+	c.drift_ppm = -2000;
+	r = result(40, 2);
+	rp_repeat_add(&rep, &r, &c);
+	j = rp_repeat_json(&rep, 0.95, 0, "count", NULL, NULL);
+	cJSON_ArrayForEach(w, at(j, "warnings", NULL))
+	{
+		if (!strcmp(at(w, "kind", NULL)->valuestring, "cpu_speed")) {
+			speed++;
+			assert_true(fabs(at(w, "value", NULL)->valuedouble -
+					 20) < 1e-9);
+			assert_true(at(w, "limit", NULL)->valuedouble == 10);
+		}
+		if (!strcmp(at(w, "kind", NULL)->valuestring, "clock_drift")) {
+			drift++;
+			assert_true(at(w, "value", NULL)->valuedouble == -2000);
+		}
+	}
+	assert_int_equal(speed, 1);
+	assert_int_equal(drift, 1);
+	cJSON_Delete(j);
+}
+
+/* The probe itself: a time per operation, and one a clock can tell. */
+static void test_speed_probe(void **state)
+{
+	struct rp_round c;
+
+	(void)state;
+	rp_repeat_round_begin(&c);
+	rp_repeat_round_end(&c);
+	assert_true(c.speed_begin > 0 && isfinite(c.speed_begin));
+	assert_true(c.speed_end > 0 && isfinite(c.speed_end));
+	/* a dependent multiply-add is a few cycles: between 0.1 and 100 ns */
+	assert_true(c.speed_begin > 0.1 && c.speed_begin < 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_median),
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_round_warnings),
+		cmocka_unit_test(test_speed_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,6 +171,19 @@ static void warnings(FILE *f, const cJSON *a)
 				"  %-12s the host's CPUs were %.0f%% busy with "
 				"other work (limit %.0f%%)\n",
 				"unstable", v, lim);
+		else if (!strcmp(kind, "cpu_speed"))
+			fprintf(f,
+				"  %-12s the CPU ran up to %.0f%% slower at "
+				"times than at its fastest (measured around "
+				"each round: frequency scaling, throttling or "
+				"a busy hyperthread sibling; limit %.0f%%)\n",
+				"unstable", v, lim);
+		else if (!strcmp(kind, "clock_drift"))
+			fprintf(f,
+				"  %-12s the clock the figures are timed with "
+				"ran %+.0f ppm off the kernel's over a round "
+				"(limit %.0f)\n",
+				"unstable", v, lim);
 	}
 }
 
