@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* rdmaperf: main(): parse, then serve, run the tests, or both (loopback). */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include "report/matrix/matrix.h"
 #include "report/report.h"
 #include "run/repeat.h"
+#include "run/slo.h"
 #include "run/verdict.h"
 
 /* Set by the signal handler, read by every thread: a lock-free atomic is
@@ -258,8 +260,106 @@ static int run_repeated(struct rp_config *cfg, struct rp_result *res,
 	return failed;
 }
 
-/* Every transport, each over the whole sweep (--repeat: in rounds):
- * results transport-major. */
+/* --slo's runs: every step's result, until the search says which one
+ * stands for the rate found. */
+struct slo_runs {
+	const struct rp_config *cfg;
+	struct rp_live *live;
+	struct rp_result *runs; /* RP_SLO_MAX_WALK */
+	size_t n;
+};
+
+/* One step of the search (run/slo.h): the point at @offered ops/s, or
+ * the closed loop at 0; what it measured of the target's metric. */
+static int slo_step(void *ctx, double offered, struct rp_slo_step *st)
+{
+	struct slo_runs *x = ctx;
+	struct rp_config c = *x->cfg;
+	struct rp_result *r = &x->runs[x->n];
+	enum rp_expect_metric m = c.test.slo.t[0].metric;
+	struct rp_expect_values v;
+
+	if (atomic_load(&interrupted))
+		return -EINTR;
+	c.test.n_rates = offered > 0;
+	c.test.rates[0] = (struct rp_rate){ RP_RATE_OPS, offered };
+	x->n++;
+	rp_live_transport(x->live, 0);
+	rp_client_run_test(&c, 0, r);
+	rp_live_clear(x->live);
+	if (x->n == 1 || r->failed) /* the notes once, not every step's */
+		tell_failures(&c, r, 1);
+	if (r->failed || r->interrupted)
+		return r->interrupted ? -EINTR : -EIO;
+	rp_result_expect_values(r, &v);
+	st->achieved = r->dir[RP_DIR_C2S].flow.messages_per_second;
+	st->measured = v.has[m] ? v.v[m] : NAN;
+	st->saturated = rp_result_saturated(r);
+	return 0;
+}
+
+/* The search's end as an exit status: 3 when not even the lowest rate
+ * tried meets the target (as a failed --expect), 1 when a step failed. */
+static int slo_status(const struct rp_config *cfg, const struct rp_slo *s,
+		      struct rp_result *r)
+{
+	if (s->status == RP_SLO_NOT_MET)
+		return 3;
+	if (s->status != RP_SLO_FAILED)
+		return 0;
+	if (s->err == -ENODATA) { /* the run went well and moved nothing */
+		r->failed = true;
+		snprintf(r->error_code, sizeof(r->error_code), "slo");
+		snprintf(r->error, sizeof(r->error),
+			 "--slo: the closed loop moved nothing: no maximum "
+			 "to search below");
+		if (!cfg->json && !cfg->json_stream)
+			fprintf(stderr, "rdmaperf: %s\n", r->error);
+	}
+	return 1;
+}
+
+/* --slo: the search, each step a run of the one point; @res[0] is then
+ * the run that stands for the rate found (the median one of its edge),
+ * with the search in res->slo. */
+static int run_slo(struct rp_config *cfg, struct rp_result *res,
+		   struct rp_live *live)
+{
+	struct slo_runs x = { cfg, live, NULL, 0 };
+	struct rp_slo *s = malloc(sizeof(*s));
+	struct rp_slo_params p;
+	size_t i;
+	int rc;
+
+	x.runs = calloc(RP_SLO_MAX_WALK, sizeof(*x.runs));
+	if (!x.runs || !s) {
+		free(x.runs);
+		free(s);
+		fprintf(stderr, "rdmaperf: out of memory\n");
+		return 1;
+	}
+	rp_slo_defaults(&p, &cfg->test.slo.t[0]);
+	p.reps = cfg->test.repeat ? cfg->test.repeat : p.reps;
+	if (cfg->test.slo_tolerance > 0)
+		p.tolerance = cfg->test.slo_tolerance;
+	rp_slo_search(s, &p, slo_step, &x);
+	if (x.n) {
+		res[0] = x.runs[s->kept];
+		memset(&x.runs[s->kept], 0, sizeof(x.runs[0]));
+	} else { /* interrupted before the first step */
+		not_run(&res[0], cfg->test.transports[0]);
+	}
+	for (i = 0; i < x.n; i++)
+		rp_result_fini(&x.runs[i]);
+	res[0].slo = rp_slo_json(s, res[0].spec.size_bytes);
+	rc = slo_status(cfg, s, &res[0]);
+	free(x.runs);
+	free(s);
+	return rc;
+}
+
+/* Every transport, each over the whole sweep (--repeat: in rounds;
+ * --slo: the search's steps): results transport-major. */
 static int run_client(struct rp_config *cfg)
 {
 	size_t points = rp_config_points(cfg);
@@ -274,9 +374,12 @@ static int run_client(struct rp_config *cfg)
 	}
 	rp_live_init(&live, cfg, &interrupted);
 	rp_live_begin(&live);
-	failed = cfg->test.repeat > 1
-			 ? run_repeated(cfg, res, points, &live)
-			 : run_transports(cfg, res, points, &live, false);
+	if (cfg->test.slo.n)
+		failed = run_slo(cfg, res, &live);
+	else if (cfg->test.repeat > 1)
+		failed = run_repeated(cfg, res, points, &live);
+	else
+		failed = run_transports(cfg, res, points, &live, false);
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);
 	if (live.lost) /* it stopped the run: that is no interrupt */

@@ -193,7 +193,9 @@ enum {
 	O_EXPECT,
 	O_RETRY,
 	O_REPEAT,
-	O_CONFIDENCE
+	O_CONFIDENCE,
+	O_SLO,
+	O_SLO_TOLERANCE
 };
 
 static const struct opt opts[] = {
@@ -268,6 +270,10 @@ static const struct opt opts[] = {
 	  "run every point N times, interleaved; intervals, ratios" },
 	{ "confidence", O_CONFIDENCE, 1, rp_cli_o_confidence, "LEVEL[,WIDTH]",
 	  "interval level in % (95); stop when WIDTH% of the mean" },
+	{ "slo", O_SLO, 1, rp_cli_o_slo, "EXPR",
+	  "highest --rate whose latency meets EXPR (p99<=20us), exit 3" },
+	{ "slo-tolerance", O_SLO_TOLERANCE, 1, rp_cli_o_slo_tolerance, "PCT",
+	  "--slo: stop when the bracket is PCT% of the rate (5)" },
 	{ "serial", O_SERIAL, 0, rp_cli_o_serial, NULL,
 	  "--matrix: one pair at a time (no contention)" },
 	{ "outlier", O_OUTLIER, 1, rp_cli_o_outlier, "F",

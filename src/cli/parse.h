@@ -119,6 +119,12 @@ int rp_cli_o_confidence(struct parse *p, const char *arg);
 int rp_cli_finish_repeat(struct parse *p);
 int rp_cli_check_repeat_size(struct parse *p); /* after the sweep's */
 
+/* slo_opts.c: --slo, --slo-tolerance, and their rules (before
+ * --repeat's: with --slo it counts an edge's runs) */
+int rp_cli_o_slo(struct parse *p, const char *arg);
+int rp_cli_o_slo_tolerance(struct parse *p, const char *arg);
+int rp_cli_finish_slo(struct parse *p);
+
 /* matrix_opts.c: --matrix's options, defaults and rules */
 int rp_cli_o_serial(struct parse *p, const char *arg);
 int rp_cli_o_outlier(struct parse *p, const char *arg);

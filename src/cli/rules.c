@@ -87,7 +87,8 @@ static int finish_sweep(struct parse *p)
 	s->queue_depth = rp_sweep_max_u32(c->test.depths, c->test.n_depths);
 	c->test.iterations_defaulted =
 		!p->set_iters && !p->set_time &&
-		(c->test.n_sizes * c->test.n_depths > 1 || c->test.n_rates);
+		(c->test.n_sizes * c->test.n_depths > 1 || c->test.n_rates ||
+		 c->test.slo.n);
 	if (s->threads > s->streams)
 		return rp_cli_bad(
 			p,
@@ -182,7 +183,8 @@ int rp_cli_finish(struct parse *p)
 {
 	int rc;
 
-	if (rp_cli_finish_expect(p) || rp_cli_finish_repeat(p))
+	if (rp_cli_finish_expect(p) || rp_cli_finish_slo(p) ||
+	    rp_cli_finish_repeat(p))
 		return -EINVAL;
 	if (p->cfg->mode == RP_MODE_REPORT)
 		return rp_cli_check_outputs(p);

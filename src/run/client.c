@@ -36,8 +36,9 @@ void rp_result_fini(struct rp_result *r)
 	cJSON_Delete(r->server_counters);
 	cJSON_Delete(r->verdict);
 	cJSON_Delete(r->repeat);
+	cJSON_Delete(r->slo);
 	r->client_counters = r->server_counters = r->verdict = NULL;
-	r->repeat = NULL;
+	r->repeat = r->slo = NULL;
 	rp_direction_fini(&r->dir[RP_DIR_C2S]);
 	rp_direction_fini(&r->dir[RP_DIR_S2C]);
 	rp_intervals_free(r->intervals, r->n_intervals);

@@ -119,6 +119,12 @@ struct rp_test {
 	 * ends the rounds before --repeat's */
 	uint32_t repeat;
 	double confidence, confidence_width;
+	/* --slo: the latency target whose highest offered rate is searched
+	 * (one term of core/expect.h; n 0: no search), and --slo-tolerance:
+	 * the bracket's width that ends it, a share of the rate found (0:
+	 * run/slo.h's default) */
+	struct rp_expect slo;
+	double slo_tolerance;
 };
 
 /** Everything the command line says, validated: the test, and the

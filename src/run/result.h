@@ -133,6 +133,10 @@ struct rp_result {
 	 * JSON, owned; NULL: it ran once); the rest of the result is the
 	 * repetition at the median */
 	cJSON *repeat;
+	/* --slo: the search this result ends (run/slo.h's JSON, owned; NULL:
+	 * none); the rest of the result is the run that stands for the rate
+	 * found */
+	cJSON *slo;
 	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
 	bool interrupted;	 /* SIGINT: the sweep stopped at this point */
 	enum rp_phase interrupted_phase; /* the phase it stopped in */

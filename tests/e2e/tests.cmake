@@ -36,6 +36,7 @@ set(RP_E2E_TESTS
 	data_ports 300
 	verdict 300
 	repeat 600
+	slo 600
 	diff 300
 )
 

@@ -81,6 +81,22 @@ static int rates_json(cJSON *c, const struct rp_field *f, const void *base)
 	return 0;
 }
 
+/* --slo's target as given, and its tolerance when given (read/doc.c
+ * reads them back). */
+static int slo_json(cJSON *c, const struct rp_field *f, const void *base)
+{
+	const struct rp_config *cfg = base;
+
+	(void)f;
+	if (!cfg->test.slo.n)
+		return 0;
+	cJSON_AddStringToObject(c, "slo", cfg->test.slo.t[0].text);
+	if (cfg->test.slo_tolerance > 0)
+		rp_report_num(c, "slo_tolerance_pct",
+			      100 * cfg->test.slo_tolerance);
+	return 0;
+}
+
 /*
  * The spec in the user's document, in the document's order (not the
  * wire's: core/spec.c): the config as asked, with what the user gave that
@@ -146,6 +162,7 @@ const struct rp_field rp_report_config_fields[] = {
 		 RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_DEPTH },
 	{ HOOK("rates", rates_json) },
+	{ HOOK("slo", slo_json) },
 	{ DOC_AS(rp_config, "interval_s", interval_s, RP_FIELD_DOUBLE, 0) },
 };
 
@@ -395,6 +412,8 @@ static void verdict_json(const struct rp_result *r, cJSON *o)
 	if (r->repeat) /* --repeat: the figures over the repetitions */
 		cJSON_AddItemToObject(o, "repeat",
 				      cJSON_Duplicate(r->repeat, 1));
+	if (r->slo) /* --slo: the search this run stands for */
+		cJSON_AddItemToObject(o, "slo", cJSON_Duplicate(r->slo, 1));
 }
 
 cJSON *rp_report_result_json(const struct rp_result *r)

@@ -229,6 +229,27 @@ static int lists_read(const struct rp_reader *l, const cJSON *c,
 	return err;
 }
 
+/* --slo's target and tolerance, as json/doc.c wrote them. */
+static int slo_read(const struct rp_reader *l, const cJSON *c,
+		    struct rp_config *cfg)
+{
+	const cJSON *t = rp_read_get(c, "slo");
+	double tol = rp_read_num(c, "slo_tolerance_pct");
+	char err[400];
+
+	if (!t)
+		return 0;
+	if (!cJSON_IsString(t) ||
+	    rp_expect_parse(t->valuestring, &cfg->test.slo, err, sizeof(err)) ||
+	    cfg->test.slo.n != 1)
+		return rp_errf(l->why, -EINVAL,
+			       "%s: config.slo is not one latency target",
+			       l->path);
+	if (tol > 0 && tol <= 100)
+		cfg->test.slo_tolerance = tol / 100;
+	return 0;
+}
+
 static int config_read(const struct rp_reader *l, const cJSON *c,
 		       struct rp_report_doc *doc)
 {
@@ -245,6 +266,8 @@ static int config_read(const struct rp_reader *l, const cJSON *c,
 		err = lists_read(l, c, cfg);
 	if (!err)
 		err = rp_read_rates(l, c, cfg);
+	if (!err)
+		err = slo_read(l, c, cfg);
 	snprintf(sp->transport, sizeof(sp->transport), "%s",
 		 cfg->test.transports[0]);
 	return err;

@@ -323,7 +323,8 @@ static int extras_read(const cJSON *o, struct rp_result *r)
 	if (dup_object(rp_read_get(cn, "client"), &r->client_counters) ||
 	    dup_object(rp_read_get(cn, "server"), &r->server_counters) ||
 	    dup_object(rp_read_get(o, "verdict"), &r->verdict) ||
-	    dup_object(rp_read_get(o, "repeat"), &r->repeat))
+	    dup_object(rp_read_get(o, "repeat"), &r->repeat) ||
+	    dup_object(rp_read_get(o, "slo"), &r->slo))
 		return -ENOMEM;
 	return 0;
 }

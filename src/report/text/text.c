@@ -107,6 +107,7 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 	rp_report_text_counters(f, r);
 	rp_report_text_verdict(f, r);
 	rp_report_text_repeat(f, r);
+	rp_report_text_slo(f, r);
 	if (r->interrupted)
 		fprintf(f, "  INTERRUPTED in the %s phase: figures so far\n",
 			rp_phase_name(r->interrupted_phase));

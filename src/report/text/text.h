@@ -131,6 +131,12 @@ void rp_report_text_repeat(FILE *f, const struct rp_result *r);
 /** rp_report_text_repeats - the same after a sweep's table, per point. */
 void rp_report_text_repeats(FILE *f, const struct rp_result *res, size_t n);
 
+/* --slo (text/slo.c) */
+
+/** rp_report_text_slo - the rate found, where the search stopped and
+ *  the curve it walked; nothing without a search. */
+void rp_report_text_slo(FILE *f, const struct rp_result *r);
+
 /* The file transport (text/file.c) */
 
 /** rp_report_text_file - "  LABEL PATH: O_DIRECT, sequential, ..." for a
