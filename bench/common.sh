@@ -5,6 +5,15 @@
 # its row says so, and the script goes on to the next comparison.
 
 BENCH_FMT='%-46s %12s %12s %8s\n'
+# The summary's rows: BENCH_FMT's, then the paired ratio's 95% interval
+# and its verdict (bench/paired.py)
+BENCH_SUM_FMT='%-46s %12s %12s %8s %13s  %s\n'
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# bench_sum_header: the summary's column names.
+bench_sum_header() {
+	printf "$BENCH_SUM_FMT" what rdmaperf peer ratio "95% interval" verdict
+}
 
 # jget EXPR: EXPR evaluated with d, the JSON document on stdin; "nan" (and a
 # line on stderr, with the document's "error" if it has one) when it fails.
@@ -92,10 +101,11 @@ print(sys.argv[1] % statistics.median(v) if v else "nan")
 # bench_pair WHAT FN_A FN_B: ROUNDS runs each of FN_A (rdmaperf) and
 # FN_B (the peer), functions that print one figure, taking turns to go
 # first (the second of two back-to-back runs can fare differently); one
-# row of the medians, the ratio the median of the rounds' ratios. ROUNDS
+# summary row (bench_sum_header's): the medians, the paired ratio (the
+# geometric mean of the rounds' ratios), its interval and verdict. ROUNDS
 # comes from the script; the round is in r, for the functions.
 bench_pair() {
-	local what=$1 fa=$2 fb=$3 a b figs=()
+	local what=$1 fa=$2 fb=$3 a b
 	for r in $(seq 1 "$ROUNDS"); do
 		if [ $((r % 2)) = 1 ]; then
 			a=$($fa) || a=nan
@@ -104,42 +114,15 @@ bench_pair() {
 			b=$($fb) || b=nan
 			a=$($fa) || a=nan
 		fi
-		figs+=("${a:-nan}" "${b:-nan}")
-	done
-	python3 -c '
-import math, statistics, sys
-def num(s):
-    try:
-        return float(s)
-    except ValueError:
-        return math.nan
-def med(v):
-    v = [x for x in v if not math.isnan(x)]
-    return statistics.median(v) if v else math.nan
-v = [num(x) for x in sys.argv[3:]]
-a, b = v[0::2], v[1::2]
-r = med([x / y if y else math.nan for x, y in zip(a, b)])
-fmt = sys.argv[1].replace("\\n", "\n")
-print(fmt % (sys.argv[2], "%.5g" % med(a), "%.5g" % med(b), "%.3f" % r),
-      end="")
-' "$BENCH_FMT" "$what" "${figs[@]}"
+		printf '%s\t%s\t%s\n' "$what" "${a:-nan}" "${b:-nan}"
+	done | python3 "$BENCH_DIR/paired.py" "$BENCH_SUM_FMT"
 }
 
-# bench_medians ROWS: the table of medians of ROWS, lines "what<TAB>a<TAB>b"
-# (a round each, the same what in several rounds): each what once, in its
-# first order, its medians, the ratio the median of the rounds' ratios.
+# bench_medians ROWS: the summary of ROWS, lines "what<TAB>a<TAB>b" (a
+# round each, the same what in several rounds): each what once, in its
+# first order, with bench_sum_header's columns (bench/paired.py).
 bench_medians() {
-	local rows=$1 what a b r
-	cut -f1 "$rows" | awk '!seen[$0]++' | while IFS= read -r what; do
-		a=$(awk -F'\t' -v w="$what" '$1 == w { print $2 }' "$rows" |
-			bench_median)
-		b=$(awk -F'\t' -v w="$what" '$1 == w { print $3 }' "$rows" |
-			bench_median)
-		r=$(awk -F'\t' -v w="$what" '$1 == w && $2 != "nan" &&
-			$3 != "nan" && $3 != 0 { printf "%.6f\n", $2 / $3 }' \
-			"$rows" | bench_median %.3f)
-		printf "$BENCH_FMT" "$what" "$a" "$b" "$r"
-	done
+	python3 "$BENCH_DIR/paired.py" "$BENCH_SUM_FMT" <"$1"
 }
 
 # bench_need RDMAPERF TOOL...: exit 77 naming a missing TOOL, 1 when

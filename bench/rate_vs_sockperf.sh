@@ -116,6 +116,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	done
 done
 
-echo "== median over $ROUNDS rounds (ratio: median of the rounds' ratios)"
-bench_header
+echo "== over $ROUNDS rounds: medians; the ratio paired round by round," \
+	"its 95% interval and verdict (bench/paired.py)"
+bench_sum_header
 bench_medians "$rows"

@@ -4,7 +4,8 @@
 # rate: target >= 0.95 in the sweep, >= 1 elsewhere; latency: target <= 1).
 #
 # sweep and streams run ROUNDS times, the tools taking turns to go first;
-# the tables give medians (the ratio: the median of the rounds' ratios).
+# the tables give medians; the floor's summary the paired ratio, its 95%
+# interval and verdict (bench/paired.py).
 #   sweep    rdmaperf -o write -S 2-1M -q 128 -C N --warmup 0
 #            against ib_write_bw -a -n N (tx depth 128, its default), per
 #            size: MiB/s and messages/s. ib_write_bw -a goes on to 8 MiB
@@ -426,7 +427,7 @@ floor() {
 			floor_round "$op bw MiB/s ${SIZE}B q$DEPTH" floor_bw
 		done
 	done
-	bench_header
+	bench_sum_header
 	bench_medians "$rows"
 	echo "-- the rounds' ratios, lowest and highest:"
 	awk -F'\t' '$2 != "nan" && $3 != "nan" && $3 != 0 {

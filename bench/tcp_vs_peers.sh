@@ -139,6 +139,7 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 
 echo
-echo "== median over $ROUNDS rounds (ratio: median of the rounds' ratios)"
-bench_header
+echo "== over $ROUNDS rounds: medians; the ratio paired round by round," \
+	"its 95% interval and verdict (bench/paired.py)"
+bench_sum_header
 bench_medians "$rows"

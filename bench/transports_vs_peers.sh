@@ -47,7 +47,8 @@
 #        RS_BW_BYTES (1280000: the burst's messages are this / size, at
 #        least 2000), RS_WARMUP (100), RS_TIMEOUT (60 s a run), ROUNDS (3:
 #        each rsocket figure the median of this many runs, the tools taking
-#        turns to go first; the ratio the median of the rounds' ratios),
+#        turns to go first; the ratio paired over the rounds, with its
+#        95% interval and verdict: bench/paired.py),
 #        RP_BENCH_ONLY (sections, default "rsocket tcp"), RP_BENCH_KEEP (a
 #        directory for the raw outputs)
 set -euo pipefail
@@ -196,7 +197,7 @@ rsocket_part() {
 		esac
 		echo "== rsocket ($desc; rdmaperf --warmup $RS_WARMUP, rstream" \
 			"none; medians of $ROUNDS rounds)"
-		bench_header
+		bench_sum_header
 		for size in $RS_SIZES; do
 			: >"$tmp/tail"
 			bench_pair "rsocket ${size}B half-rtt mean us (-C 1 -I $RS_LAT_ITERS)" \
@@ -233,7 +234,7 @@ tcp_part() {
 	bench_listening "$IP_PORT" || echo "bench: iperf3 did not start" >&2
 	echo "== tcp on $ADDR, one stream, 64 KiB, ${SECS} s, medians of" \
 		"$ROUNDS rounds"
-	bench_header
+	bench_sum_header
 	bench_pair "tcp 64KiB Gb/s (iperf3)" tcp_rp tcp_ip
 	echo
 }
