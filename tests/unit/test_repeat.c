@@ -209,6 +209,45 @@ static void test_round_warnings(void **state)
 	cJSON_Delete(j);
 }
 
+/* Other work on a side's pinned CPU: 80% of it busy with what is not
+ * the server's own time, while the whole host looks 55% busy elsewhere;
+ * the higher share is the figure. */
+static void test_busy_pinned(void **state)
+{
+	static struct rp_repeat rep;
+	struct rp_result r = result(40, 2);
+	const cJSON *w;
+	double busy = -1;
+	cJSON *j;
+
+	(void)state;
+	memset(&rep, 0, sizeof(rep));
+	r.client.present = r.server.present = true;
+	r.client.cpu.user_s = 0.5; /* the client: CPU 0, its own */
+	r.client.cpu.has_host = true;
+	r.client.cpu.host = (struct rp_cpu_host){ -1, 0, 0, 0, 0, 1.6, 0.8 };
+	r.server.cpu.sys_s = 0.2; /* the server: CPU 1, busy all along */
+	r.server.cpu.n_cpus = 1;
+	r.server.cpu.per_cpu[0] = (struct rp_cpu_host){ 1, 0, 0, 0, 0, 1, 1 };
+	rp_repeat_add(&rep, &r, NULL);
+	/* another host: only the client's time is its own on this one */
+	assert_true(fabs(rep.other_busy[0] - 0.8) < 1e-9);
+	rp_repeat_add(&rep, &r, NULL);
+	j = rp_repeat_json(&rep, 0.95, 0, "count", NULL, NULL);
+	cJSON_ArrayForEach(w, at(j, "warnings", NULL))
+	{
+		if (!strcmp(at(w, "kind", NULL)->valuestring, "host_busy"))
+			busy = at(w, "value", NULL)->valuedouble;
+	}
+	assert_true(fabs(busy - 80) < 1e-9);
+	cJSON_Delete(j);
+	/* the host alone: (1.6 - 0.5) of 2 CPU-seconds */
+	r.server.cpu.n_cpus = 0;
+	memset(&rep, 0, sizeof(rep));
+	rp_repeat_add(&rep, &r, NULL);
+	assert_true(fabs(rep.other_busy[0] - 0.55) < 1e-9);
+}
+
 /* The probe itself: a time per operation, and one a clock can tell. */
 static void test_speed_probe(void **state)
 {
@@ -230,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_round_warnings),
+		cmocka_unit_test(test_busy_pinned),
 		cmocka_unit_test(test_speed_probe),
 	};
 

@@ -168,7 +168,7 @@ static void warnings(FILE *f, const cJSON *a)
 				"unstable", v, lim);
 		else if (!strcmp(kind, "host_busy"))
 			fprintf(f,
-				"  %-12s the host's CPUs were %.0f%% busy with "
+				"  %-12s the test's CPUs were %.0f%% busy with "
 				"other work (limit %.0f%%)\n",
 				"unstable", v, lim);
 		else if (!strcmp(kind, "cpu_speed"))
