@@ -344,6 +344,9 @@ static const struct class_entry efa[] = {
  * information; InErrs includes InCsumErrors. Counted once each. */
 static const struct class_entry tcp[] = {
 	ER("RetransSegs"),
+	/* the "socket" group: TCP_INFO's tcpi_total_retrans of the test's
+	 * own connections (then RetransSegs, the host's, is information) */
+	ER("total_retrans"),
 	E("InErrs"),
 	E("TCPRetransFail"),
 	I("InCsumErrors"),
@@ -492,6 +495,33 @@ void rp_counters_delta(const struct rp_counters *before,
 	}
 }
 
+void rp_counters_add(struct rp_counters *c, const char *group, const char *name,
+		     uint64_t v)
+{
+	struct rp_counter like = { .value = v }, *x;
+
+	if (strlen(name) >= sizeof(like.name) ||
+	    strlen(group) >= sizeof(like.group))
+		return;
+	snprintf(like.name, sizeof(like.name), "%s", name);
+	snprintf(like.group, sizeof(like.group), "%s", group);
+	x = (struct rp_counter *)find_counter(c, &like);
+	if (x)
+		x->value += v;
+	else if (c->n < RP_COUNTERS_MAX)
+		c->c[c->n++] = like;
+}
+
+/* A counter of @group classified as its name says, unless it is the
+ * host's TCP counters' and the test's own sockets' were read (@own). */
+static enum rp_counter_class class_in(const char *provider, const char *group,
+				      const char *name, bool own)
+{
+	if (own && !strcmp(group, "tcp"))
+		return RP_COUNTER_INFO;
+	return rp_counter_class(provider, name);
+}
+
 static bool add_num(cJSON *o, const char *key, uint64_t v)
 {
 	return cJSON_AddNumberToObject(o, key, (double)v) != NULL;
@@ -503,7 +533,7 @@ cJSON *rp_counters_json(const struct rp_counters *d)
 	cJSON *cong = NULL, *g;
 	uint64_t et = 0, ct = 0;
 	unsigned int i;
-	bool ok;
+	bool ok, own = false;
 
 	if (!o)
 		return NULL;
@@ -511,10 +541,12 @@ cJSON *rp_counters_json(const struct rp_counters *d)
 	     (deltas = cJSON_AddObjectToObject(o, "deltas")) &&
 	     (errs = cJSON_AddObjectToObject(o, "errors")) &&
 	     (cong = cJSON_AddObjectToObject(o, "congestion"));
+	for (i = 0; i < d->n; i++)
+		own = own || !strcmp(d->c[i].group, RP_COUNTERS_SOCKET);
 	for (i = 0; ok && i < d->n; i++) {
 		const struct rp_counter *c = &d->c[i];
 		enum rp_counter_class cls =
-			rp_counter_class(d->provider, c->name);
+			class_in(d->provider, c->group, c->name, own);
 		cJSON *to = cls == RP_COUNTER_ERROR	   ? errs
 			    : cls == RP_COUNTER_CONGESTION ? cong
 							   : NULL;
@@ -557,17 +589,21 @@ static uint64_t count_of(const cJSON *j)
 	return (uint64_t)j->valuedouble;
 }
 
-void rp_counters_sum(const cJSON *j, struct rp_counters_sum *out)
+/* @j's sum (rp_counters_sum); with @socket_only, of its connections'
+ * own counters alone. */
+static void sum(const cJSON *j, bool socket_only, struct rp_counters_sum *out)
 {
 	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(j, "provider");
 	const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(j, "deltas");
 	const char *p = cJSON_IsString(prov) ? prov->valuestring : NULL;
+	bool own = cJSON_GetObjectItemCaseSensitive(deltas,
+						    RP_COUNTERS_SOCKET) != NULL;
 	const cJSON *g, *e;
 
 	memset(out, 0, sizeof(*out));
 	if (!cJSON_IsObject(j))
 		return;
-	out->present = true;
+	out->present = !socket_only || own;
 	/* from the deltas, classified here: a document from another
 	 * version's table is judged by this one's */
 	cJSON_ArrayForEach(g, deltas)
@@ -578,9 +614,11 @@ void rp_counters_sum(const cJSON *j, struct rp_counters_sum *out)
 		{
 			uint64_t v = count_of(e);
 
-			if (!e->string || !v)
+			if (!e->string || !v || !g->string ||
+			    (socket_only &&
+			     strcmp(g->string, RP_COUNTERS_SOCKET)))
 				continue;
-			switch (rp_counter_class(p, e->string)) {
+			switch (class_in(p, g->string, e->string, own)) {
 			case RP_COUNTER_ERROR:
 				out->errors += v;
 				break;
@@ -590,10 +628,21 @@ void rp_counters_sum(const cJSON *j, struct rp_counters_sum *out)
 			default:
 				break;
 			}
-			if (rp_counter_is_retrans(p, e->string))
+			if (rp_counter_is_retrans(p, e->string) &&
+			    !(own && !strcmp(g->string, "tcp")))
 				out->retrans += v;
 		}
 	}
+}
+
+void rp_counters_sum(const cJSON *j, struct rp_counters_sum *out)
+{
+	sum(j, false, out);
+}
+
+void rp_counters_sum_socket(const cJSON *j, struct rp_counters_sum *out)
+{
+	sum(j, true, out);
 }
 
 struct named {
@@ -637,6 +686,8 @@ static void class_part(const cJSON *j, enum rp_counter_class cls,
 	const cJSON *deltas = cJSON_GetObjectItemCaseSensitive(j, "deltas");
 	const char *p = cJSON_IsString(prov) ? prov->valuestring : NULL;
 	struct named top[RP_COUNTERS_MAX];
+	bool own = cJSON_GetObjectItemCaseSensitive(deltas,
+						    RP_COUNTERS_SOCKET) != NULL;
 	const cJSON *g, *e;
 	size_t n = 0, i;
 
@@ -647,7 +698,8 @@ static void class_part(const cJSON *j, enum rp_counter_class cls,
 		cJSON_ArrayForEach(e, g)
 		{
 			if (n < RP_COUNTERS_MAX && e->string && count_of(e) &&
-			    rp_counter_class(p, e->string) == cls)
+			    g->string &&
+			    class_in(p, g->string, e->string, own) == cls)
 				top[n++] = (struct named){ e->string,
 							   count_of(e) };
 		}

@@ -59,6 +59,17 @@ void rp_counters_delta(const struct rp_counters *before,
 		       const struct rp_counters *after,
 		       struct rp_counters *delta);
 
+/** rp_counters_add - add @v to @c's counter @name of @group, appended
+ *  when new (nothing past RP_COUNTERS_MAX or a name too long). */
+void rp_counters_add(struct rp_counters *c, const char *group, const char *name,
+		     uint64_t v);
+
+/* The group of the counters a connection's own socket keeps (TCP_INFO),
+ * summed over a test's streams. Where it is read, the host's "tcp" group
+ * (every connection of the host) is information only: its errors are the
+ * host's, not the test's. */
+#define RP_COUNTERS_SOCKET "socket"
+
 /**
  * rp_counters_json - a delta as the document writes it (schema/:
  * "counters"): {"provider": P, "deltas": {NAME: N, ...} (every counter,
@@ -80,6 +91,12 @@ struct rp_counters_sum {
 
 /** rp_counters_sum - read @j (NULL or not an object: present false). */
 void rp_counters_sum(const cJSON *j, struct rp_counters_sum *out);
+
+/** rp_counters_sum_socket - the same of @j's RP_COUNTERS_SOCKET group
+ *  alone: a side's own connections (present false without them), what
+ *  the server adds on the client's host, whose other counters the
+ *  client's already hold. */
+void rp_counters_sum_socket(const cJSON *j, struct rp_counters_sum *out);
 
 /** rp_counters_line - "not read" (@j is not an object), "clean", or e.g.
  * "lossy: 12 errors (symbol_error 4, port_rcv_errors 8), 3 congestion

@@ -266,7 +266,8 @@ static cJSON *interval_counters(void *ctx)
 {
 	struct client *c = ctx;
 
-	return rp_counter_watch_lap(&c->iw, c->ops, c->streams[0]);
+	return rp_counter_watch_lap(&c->iw, c->ops, c->streams,
+				    c->n_fwd + c->n_rev);
 }
 
 /* While the crew runs: its intervals (with -i, each with the counters of
@@ -287,7 +288,8 @@ static void ticks_run(struct client *c, uint64_t t0, atomic_int *abort)
 	unsigned int i;
 
 	if (keep)
-		rp_counter_watch_start(&c->iw, c->ops, c->streams[0]);
+		rp_counter_watch_start(&c->iw, c->ops, c->streams,
+				       c->n_fwd + c->n_rev);
 	c->res->interval_s = c->cfg->interval_s;
 	if (rp_sampler_run(c->tick, c->n_fwd, c->spec.threads,
 			   c->res->spec.size_bytes, t0, c->res, &sink))
@@ -578,10 +580,10 @@ int client_run_point(struct client *c)
 {
 	int err = set_point(c);
 
-	rp_counter_watch_start(&c->cw, c->ops, c->streams[0]);
+	rp_counter_watch_start(&c->cw, c->ops, c->streams, c->n_fwd + c->n_rev);
 	err = run_phases(c, err);
 	cJSON_Delete(c->res->client_counters);
-	c->res->client_counters =
-		rp_counter_watch_end(&c->cw, c->ops, c->streams[0]);
+	c->res->client_counters = rp_counter_watch_end(
+		&c->cw, c->ops, c->streams, c->n_fwd + c->n_rev);
 	return err;
 }

@@ -7,17 +7,36 @@
 
 #include "run/counters.h"
 
-void rp_counter_watch_start(struct rp_counter_watch *w,
-			    const struct rp_xport_ops *ops, struct rp_stream *s)
+/* The link's counters, read on the first stream (every stream runs on
+ * one link), and each stream's own added up. A stream whose own cannot be
+ * read is left out of the sum, both times alike, or its group is absent. */
+static int snapshot(const struct rp_xport_ops *ops, struct rp_stream **s,
+		    unsigned int n, struct rp_counters *out)
 {
-	w->ok = ops->counters && s && !ops->counters(s, &w->before);
+	unsigned int i;
+	int err;
+
+	if (!ops->counters || !n || !s[0])
+		return -EOPNOTSUPP;
+	err = ops->counters(s[0], out);
+	for (i = 0; !err && ops->stream_counters && i < n; i++)
+		if (s[i])
+			(void)ops->stream_counters(s[i], out);
+	return err;
+}
+
+void rp_counter_watch_start(struct rp_counter_watch *w,
+			    const struct rp_xport_ops *ops,
+			    struct rp_stream **s, unsigned int n)
+{
+	w->ok = !snapshot(ops, s, n, &w->before);
 }
 
 /* The delta since w->before; with @lap, what was read now becomes
  * w->before (a failed read ends the watch). */
 static cJSON *watch_read(struct rp_counter_watch *w,
-			 const struct rp_xport_ops *ops, struct rp_stream *s,
-			 bool lap)
+			 const struct rp_xport_ops *ops, struct rp_stream **s,
+			 unsigned int n, bool lap)
 {
 	struct rp_counters *now, *d;
 	cJSON *j = NULL;
@@ -27,7 +46,7 @@ static cJSON *watch_read(struct rp_counter_watch *w,
 		return NULL;
 	now = malloc(sizeof(*now));
 	d = malloc(sizeof(*d));
-	if (now && d && !ops->counters(s, now)) {
+	if (now && d && !snapshot(ops, s, n, now)) {
 		rp_counters_delta(&w->before, now, d);
 		j = rp_counters_json(d);
 		if (lap) {
@@ -42,15 +61,17 @@ static cJSON *watch_read(struct rp_counter_watch *w,
 }
 
 cJSON *rp_counter_watch_end(struct rp_counter_watch *w,
-			    const struct rp_xport_ops *ops, struct rp_stream *s)
+			    const struct rp_xport_ops *ops,
+			    struct rp_stream **s, unsigned int n)
 {
-	return watch_read(w, ops, s, false);
+	return watch_read(w, ops, s, n, false);
 }
 
 cJSON *rp_counter_watch_lap(struct rp_counter_watch *w,
-			    const struct rp_xport_ops *ops, struct rp_stream *s)
+			    const struct rp_xport_ops *ops,
+			    struct rp_stream **s, unsigned int n)
 {
-	return watch_read(w, ops, s, true);
+	return watch_read(w, ops, s, n, true);
 }
 
 #define RP_COUNTER_EXACT 9007199254740992.0 /* 2^53: what a double holds */

@@ -19,23 +19,24 @@ struct rp_counter_watch {
 	struct rp_counters before;
 };
 
-/** rp_counter_watch_start - snapshot the counters of @s's link (nothing
- *  when its transport has none: w->ok false). */
+/** rp_counter_watch_start - snapshot the counters of the link of the
+ *  test's @n streams @s (read on the first) and of each stream's own
+ *  connection (nothing when the transport has none: w->ok false). */
 void rp_counter_watch_start(struct rp_counter_watch *w,
 			    const struct rp_xport_ops *ops,
-			    struct rp_stream *s);
+			    struct rp_stream **s, unsigned int n);
 
 /** rp_counter_watch_end - what the counters did since the start, as JSON
  *  (the caller owns it), or NULL when there was no snapshot to compare. */
 cJSON *rp_counter_watch_end(struct rp_counter_watch *w,
 			    const struct rp_xport_ops *ops,
-			    struct rp_stream *s);
+			    struct rp_stream **s, unsigned int n);
 
 /** rp_counter_watch_lap - like rp_counter_watch_end, and the counters
  *  read now are the next lap's start (one read per -i interval). */
 cJSON *rp_counter_watch_lap(struct rp_counter_watch *w,
 			    const struct rp_xport_ops *ops,
-			    struct rp_stream *s);
+			    struct rp_stream **s, unsigned int n);
 
 /**
  * rp_counters_json_add - add the deltas of @more (a peer's, in

@@ -305,7 +305,8 @@ static cJSON *done_body(struct session *s, struct phase *p)
 	if (done.has_zc)
 		rp_streams_zerocopy(s->streams, s->n_fwd + s->n_rev, &done.zc);
 	done.cpu = p->cpu;
-	counters = rp_counter_watch_end(&p->cw, s->ops, s->streams[0]);
+	counters = rp_counter_watch_end(&p->cw, s->ops, s->streams,
+					s->n_fwd + s->n_rev);
 	done.counters = counters;
 	b = rp_proto_done_encode(&done);
 	cJSON_Delete(counters);
@@ -324,7 +325,7 @@ static int run_phase(struct session *s, struct phase *p)
 	err = set_point(s, p);
 	if (err)
 		return err;
-	rp_counter_watch_start(&p->cw, s->ops, s->streams[0]);
+	rp_counter_watch_start(&p->cw, s->ops, s->streams, s->n_fwd + s->n_rev);
 	rp_cpu_sample(&p->a, loop, cfg->test.cpus,
 		      (unsigned int)cfg->test.n_cpus);
 	err = start_crews(s, p);

@@ -331,6 +331,11 @@ struct rp_xport_ops {
 	 *  stream of a test runs on one). Return: 0, or -errno when there
 	 *  are none to read. */
 	int (*counters)(struct rp_stream *s, struct rp_counters *out);
+	/** Optional (NULL: none), either side, between phases: add what the
+	 *  kernel counts for @s's own connection alone (TCP_INFO's
+	 *  retransmissions) into @acc, group RP_COUNTERS_SOCKET, summed over
+	 *  the test's streams. Return: 0, or -errno when it cannot. */
+	int (*stream_counters)(struct rp_stream *s, struct rp_counters *acc);
 	/** Either side: disconnect cleanly and free; NULL ok. */
 	void (*close)(struct rp_stream *s);
 	/** Optional (NULL: 127.0.0.1 serves): an address of this host that

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -368,6 +369,55 @@ static void test_odd_documents(void **state)
 	}
 }
 
+/* TCP with the test's own connections read: their resends (summed with
+ * rp_counters_add over the streams) are the errors and the retransmission
+ * figure; the host's RetransSegs, every connection's, is information; the
+ * socket group alone is what a server on the client's host adds. */
+static void test_socket_group(void **state)
+{
+	struct rp_counters *d = calloc(1, sizeof(*d));
+	struct rp_counters_sum s;
+	char buf[256];
+	cJSON *j;
+
+	(void)state;
+	assert_non_null(d);
+	snprintf(d->provider, sizeof(d->provider), "tcp");
+	set(d, "tcp", "RetransSegs", 40);
+	set(d, "tcp", "InErrs", 2);
+	rp_counters_add(d, RP_COUNTERS_SOCKET, "total_retrans", 3);
+	rp_counters_add(d, RP_COUNTERS_SOCKET, "total_retrans", 4);
+	assert_int_equal(d->n, 3); /* added into one counter */
+	j = rp_counters_json(d);
+	assert_non_null(j);
+	assert_true(num(j, "errors", "total_retrans") == 7);
+	assert_null(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "errors"), "RetransSegs"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "errors"), "InErrs"));
+	assert_true(num(j, "error_total", NULL) == 7);
+	rp_counters_sum(j, &s);
+	assert_int_equal(s.errors, 7);
+	assert_int_equal(s.retrans, 7);
+	rp_counters_line(j, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "total_retrans 7"));
+	assert_null(strstr(buf, "RetransSegs"));
+	rp_counters_sum_socket(j, &s);
+	assert_true(s.present && s.errors == 7 && s.retrans == 7);
+	cJSON_Delete(j);
+	/* without the socket group: the host's counters as before */
+	d->n = 2;
+	j = rp_counters_json(d);
+	rp_counters_sum(j, &s);
+	assert_int_equal(s.errors, 42);
+	assert_int_equal(s.retrans, 40);
+	rp_counters_sum_socket(j, &s);
+	assert_false(s.present);
+	assert_int_equal(s.errors, 0);
+	cJSON_Delete(j);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_line_many),
 		cmocka_unit_test(test_counted_once),
 		cmocka_unit_test(test_odd_documents),
+		cmocka_unit_test(test_socket_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,12 +102,19 @@ void rp_report_text_counters(FILE *f, const struct rp_result *r)
 {
 	char c[320], s[320];
 	bool same = rp_result_same_host(r);
+	struct rp_counters_sum own;
 
 	if (!r->client_counters && !r->server_counters)
 		return;
 	rp_counters_line(r->client_counters, c, sizeof(c));
 	rp_counters_line(r->server_counters, s, sizeof(s));
-	if (same || !r->server_counters)
+	rp_counters_sum_socket(r->server_counters, &own);
+	if (same && own.present && own.errors)
+		fprintf(f,
+			"  %-12s %s (one host: both sides); the server's "
+			"connections resent %llu segments\n",
+			"counters", c, (unsigned long long)own.retrans);
+	else if (same || !r->server_counters)
 		fprintf(f, "  %-12s %s%s\n", "counters", c,
 			same ? " (one host: both sides)" : "");
 	else if (!r->client_counters)

@@ -2,7 +2,9 @@
 /*
  * The link a stream socket runs on: the network device that holds the
  * socket's local address (xport/link.c reads its facts), and for TCP the
- * kernel's retransmission counters and that device's statistics. An
+ * kernel's retransmission counters (the host's, and each connection's own
+ * from TCP_INFO, which alone say what this test resent) and that device's
+ * statistics. An
  * rsocket runs on RDMA: its netdev's facts say what link it is, but the
  * kernel's TCP counters say nothing of it, so it has none.
  */
@@ -44,4 +46,27 @@ int rp_sock_counters(struct rp_stream *base, struct rp_counters *out)
 	if (sock_ifname(sock_stream(base), ifname, sizeof(ifname)))
 		return rp_counters_read_tcp(NULL, out);
 	return rp_counters_read_tcp(ifname, out);
+}
+
+int rp_sock_stream_counters(struct rp_stream *base, struct rp_counters *acc)
+{
+#if defined(__linux__) && defined(TCP_INFO)
+	struct sock_stream *s = sock_stream(base);
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (strcmp(base->ops->name, "tcp"))
+		return -EOPNOTSUPP;
+	memset(&ti, 0, sizeof(ti));
+	if (s->c->getsockopt(s->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
+		return -errno;
+	/* every segment this connection sent again, whatever the cause */
+	rp_counters_add(acc, RP_COUNTERS_SOCKET, "total_retrans",
+			ti.tcpi_total_retrans);
+	return 0;
+#else
+	(void)base;
+	(void)acc;
+	return -EOPNOTSUPP; /* Windows: SIO_TCP_INFO is not read yet */
+#endif
 }

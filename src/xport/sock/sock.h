@@ -218,9 +218,11 @@ int rp_sock_poll(struct rp_stream *s);
 int rp_sock_arm(struct rp_stream *s, rp_sock_t *fd, short *events);
 uint64_t rp_sock_verify_errors(struct rp_stream *s);
 void rp_sock_zerocopy(struct rp_stream *s, struct rp_zc_count *out);
-/* link.c: the netdev of the socket's local address; TCP's counters. */
+/* link.c: the netdev of the socket's local address; TCP's counters, the
+ * host's and the connection's own. */
 cJSON *rp_sock_link_facts(struct rp_stream *s);
 int rp_sock_counters(struct rp_stream *s, struct rp_counters *out);
+int rp_sock_stream_counters(struct rp_stream *s, struct rp_counters *acc);
 void rp_sock_close(struct rp_stream *s);
 
 /* What a byte stream can do: no immediate data, no atomics. */
@@ -242,8 +244,9 @@ void rp_sock_close(struct rp_stream *s);
 		.verify_errors = rp_sock_verify_errors,                        \
 		.zerocopy = rp_sock_zerocopy,                                  \
 		.link_facts = rp_sock_link_facts,                              \
-		.counters = rp_sock_counters, .close = rp_sock_close,          \
-		.loopback_addr = LOOPBACK,                                     \
+		.counters = rp_sock_counters,                                  \
+		.stream_counters = rp_sock_stream_counters,                    \
+		.close = rp_sock_close, .loopback_addr = LOOPBACK,             \
 	}
 
 /* stream.c: a stream's life and the I/O of setup. */
