@@ -48,8 +48,10 @@ def check_figure(name, fig, n):
     sd = statistics.stdev(vals)
     half = T975[len(vals) - 1] * sd / math.sqrt(len(vals))
     lo, hi = fig["interval"]
-    check(close(hi, mean + half, 1e-5) and
-          close(lo, max(0.0, mean - half), 1e-5),
+    # to the mean's scale: mean - half cancels (seen: 3.06 of 1998 - 1995,
+    # where the table's 7 digits of t move it by 7e-5 of itself)
+    check(abs(hi - (mean + half)) <= 1e-5 * mean and
+          abs(lo - max(0.0, mean - half)) <= 1e-5 * mean,
           "%s: interval %r, want mean %g +- %g" % (name, fig["interval"],
                                                     mean, half))
     check(close(fig["cov_pct"], 100 * sd / mean, 1e-6),
@@ -200,9 +202,10 @@ def noisy_run(binary, port, spinner):
 
 
 def test_injected_noise(binary):
-    """A spinner on the server's core, on in every other repetition: the
-    throughput interval widens past the quiet run's and the CoV warning
-    says so; spinning throughout, the host_busy warning names it."""
+    """A spinner on the server's pinned core, on in every other
+    repetition: the tool says so (host_busy, from the pinned core's busy
+    time, and the throughput's CoV); on a quiet host the repetitions it
+    ran beside are slower and the interval is wider than without it."""
     if len(os.sched_getaffinity(0)) < 2:
         log("  skipped: one CPU, no core of the server's own to load")
         return
@@ -211,43 +214,33 @@ def test_injected_noise(binary):
         spinner = subprocess.Popen([sys.executable, "-c", SPIN, "1"])
         try:
             noisy = noisy_run(binary, srv.port, spinner)
-            # the spinner's share of the server's pinned core is the
-            # figure: of the whole host it would be a quarter, the limit
-            r = run(binary, ["-c", "-a", "127.0.0.1", "-p", srv.port,
-                             "--json", "--wait", "event"] +
-                    NOISE_ARGS[:-2] + ["--repeat", "3"] + QUICK)
         finally:
             spinner.kill()
             spinner.wait()
     q = quiet["figures"]["throughput"]
     n = noisy["figures"]["throughput"]
     busy = [w for w in quiet["warnings"] if w["kind"] == "host_busy"]
+    vals = n["values"]
+    spun = statistics.mean(vals[1::2]) / statistics.mean(vals[0::2])
     log("  throughput: quiet +-%.1f%% (CoV %.1f%%%s), every other "
-        "repetition spun against +-%.1f%% (CoV %.1f%%)" %
+        "repetition spun against +-%.1f%% (CoV %.1f%%), the spun ones at "
+        "%.2f of the others" %
         (q["half_width_pct"], q["cov_pct"],
          "; busy elsewhere %.0f%%" % busy[0]["value"] if busy else "",
-         n["half_width_pct"], n["cov_pct"]))
-    # the spinner's own mark: the repetitions it ran beside (the odd
-    # ones) are each slower than the quiet one before them
-    vals = n["values"]
-    check(all(vals[i] < vals[i - 1] for i in range(1, len(vals), 2)) and
-          n["cov_pct"] > 5 and
-          any(w["kind"] == "cov" and w["figure"] == "throughput"
-              for w in noisy["warnings"]),
-          "the spinner left no mark: %r" % noisy)
-    # narrower without it: unless the quiet run itself says the host was
-    # busy with other work (then it was no quiet run: seen with a CI run
-    # and two guests on the same 2 cores, +-39%), which the tool reports
-    # instead of a narrow interval
-    check(busy or n["half_width_pct"] > q["half_width_pct"],
-          "the spinner did not widen the interval: quiet %r, noisy %r" %
-          (quiet, noisy))
-    check(r.rc == 0, r.describe)
-    busy = [w for w in r.json()["results"][0]["repeat"]["warnings"]
-            if w["kind"] == "host_busy"]
-    check(busy and busy[0]["value"] > busy[0]["limit"],
-          lambda: "spinning throughout, no host_busy warning: %r" %
-          r.json()["results"][0]["repeat"]["warnings"])
+         n["half_width_pct"], n["cov_pct"], spun))
+    # what the tool says, whatever else the host does: the spun
+    # repetitions' pinned core was about half the spinner's
+    kinds = [(w["kind"], w.get("figure")) for w in noisy["warnings"]]
+    check(("host_busy", None) in kinds and ("cov", "throughput") in kinds,
+          "no host_busy or throughput CoV warning under the spinner: %r" %
+          noisy["warnings"])
+    if busy:  # no quiet run to compare with: the tool said so, above
+        log("  the quiet run was not (the host busy elsewhere): the "
+            "comparison is not made")
+        return
+    check(spun < 0.85 and n["half_width_pct"] > q["half_width_pct"],
+          "the spinner left no mark on a quiet host: spun at %.2f of the "
+          "others; quiet %r, noisy %r" % (spun, quiet, noisy))
 
 
 def test_bad_input(binary):
