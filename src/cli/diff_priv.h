@@ -48,7 +48,7 @@ struct rp_diff {
 	double level;		  /* the intervals', 0.95 */
 	bool want[RP_FIG__COUNT]; /* --figures */
 	bool json;
-	const char *plot; /* --plot FILE.svg */
+	const char *plot;	   /* --plot FILE.svg */
 	struct rp_report_doc a, b; /* old, new */
 	struct rp_diff_point *p;
 	size_t n;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the SVG plots (report/plot/: plot.c, kinds.c, svg.c): each
+ * Unit tests of the SVG plots (report/plot/: plot.c, the kinds, svg.c): each
  * kind of plot from results built by hand (a sweep of two transports with a
  * failed point, several depths, a latency distribution from real histogram
  * spectra, intervals over time, every test failed, hostile host names, NaN),

@@ -111,6 +111,23 @@ void rp_plot_bars_draw(FILE *f, const struct rp_svg_panel *p, const double *at,
 		       const struct rp_plot_ci *ci, size_t n, bool horizontal,
 		       const char *colour);
 
+/* plot/axes.c: what the kinds share of their axes and units */
+
+/** rp_plot_extent - widen [*@lo, *@hi] to the drawable values of @v
+ *  (finite; above 0 too when @positive). */
+void rp_plot_extent(const double *v, size_t n, bool positive, double *lo,
+		    double *hi);
+
+/** rp_plot_latency_axis - a latency axis over [@lo, @hi] us: logarithmic
+ *  when @hi is over 20 times @ref, else linear from 0. */
+void rp_plot_latency_axis(struct rp_svg_axis *a, double lo, double hi,
+			  double ref);
+
+/** rp_plot_gbps, rp_plot_us - Gb/s of bit/s, us of ns; NAN (not drawn)
+ *  for a value below 0 or not finite. */
+double rp_plot_gbps(double bps);
+double rp_plot_us(double ns);
+
 /* plot/kinds.c */
 
 /** rp_plot_sweep - throughput and latency against message size.
@@ -119,6 +136,8 @@ int rp_plot_sweep(struct rp_plot *p);
 
 /** rp_plot_time - throughput and p99 latency interval by interval. */
 int rp_plot_time(struct rp_plot *p);
+
+/* plot/distribution.c */
 
 /** rp_plot_distribution - latency against percentile. */
 int rp_plot_distribution(struct rp_plot *p);
