@@ -157,11 +157,11 @@ static void on_interval(void *ctx, const struct rp_result *r,
 
 	if (l->lost) {
 		/* stdout is gone: nothing more to show there */
-	} else if (cfg->interval_s && !cfg->json && !cfg->csv &&
+	} else if (cfg->test.interval_s && !cfg->json && !cfg->csv &&
 		   !cfg->json_stream) {
 		rp_live_clear(l);
 		text_interval(l, iv);
-	} else if (cfg->interval_s && cfg->json_stream) {
+	} else if (cfg->test.interval_s && cfg->json_stream) {
 		o = cJSON_CreateObject();
 		if (o) {
 			cJSON_AddStringToObject(o, "transport", r->transport);
@@ -200,7 +200,7 @@ void rp_live_init(struct rp_live *l, struct rp_config *cfg, atomic_int *stop)
 				       .interval = on_interval,
 				       .result = on_result,
 				       .ctx = l };
-	if (cfg->progress || cfg->interval_s || cfg->json_stream)
+	if (cfg->progress || cfg->test.interval_s || cfg->json_stream)
 		cfg->obs = &l->obs;
 }
 
@@ -217,7 +217,7 @@ void rp_live_begin(struct rp_live *l)
 		cJSON_AddStringToObject(o, "schema", RP_JSON_SCHEMA);
 		cJSON_AddStringToObject(o, "version", RP_VERSION);
 		cJSON_AddItemToObject(o, "config",
-				      rp_report_config_json(l->cfg));
+				      rp_report_config_json(&l->cfg->test));
 	}
 	sent(l, rp_live_json_line(o));
 }

@@ -90,10 +90,10 @@ int rp_cli_finish_load(struct parse *p)
 				  s->signal > low ? "signal" : "post-list",
 				  s->signal > low ? s->signal : s->post_list,
 				  low);
-	if (rp_config_points(c) > RP_MAX_POINTS)
+	if (rp_test_points(&c->test) > RP_MAX_POINTS)
 		return rp_cli_bad(p,
 				  "%zu points (sizes x depths x rates): at "
 				  "most %d",
-				  rp_config_points(c), RP_MAX_POINTS);
+				  rp_test_points(&c->test), RP_MAX_POINTS);
 	return 0;
 }

@@ -362,7 +362,7 @@ static int run_slo(struct rp_config *cfg, struct rp_result *res,
  * --slo: the search's steps): results transport-major. */
 static int run_client(struct rp_config *cfg)
 {
-	size_t points = rp_config_points(cfg);
+	size_t points = rp_test_points(&cfg->test);
 	size_t i, n = cfg->test.n_transports * points;
 	struct rp_result *res = calloc(n, sizeof(*res));
 	struct rp_live live;
@@ -403,6 +403,7 @@ static int report(const struct rp_config *cfg)
 	struct rp_report_doc doc;
 	struct rp_err why = { "" };
 	char empty[PATH_MAX + RP_ERR_LEN + 64];
+	struct rp_config out = { 0 };
 	cJSON *matrix;
 	size_t i;
 	int rc = rp_matrix_load(cfg->report, &matrix, &why);
@@ -426,13 +427,16 @@ static int report(const struct rp_config *cfg)
 		rp_report_doc_free(&doc);
 		return 2;
 	}
-	doc.cfg.json = cfg->json;
-	doc.cfg.csv = cfg->csv;
-	doc.cfg.plot = cfg->plot;
+	/* the saved test, rendered as this command line asks */
+	out.test = doc.test;
+	out.mode = RP_MODE_CLIENT;
+	out.json = cfg->json;
+	out.csv = cfg->csv;
+	out.plot = cfg->plot;
 	/* --expect: judge the saved figures anew (its own verdict goes) */
 	for (i = 0; cfg->test.expect.n && i < doc.n; i++)
 		rp_result_judge(&doc.res[i], &cfg->test.expect);
-	rc = rp_out_results(&doc.cfg, doc.res, doc.n);
+	rc = rp_out_results(&out, doc.res, doc.n);
 	if (!rc && expectation_failed(doc.res, doc.n))
 		rc = 3;
 	rp_report_doc_free(&doc);

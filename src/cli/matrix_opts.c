@@ -13,7 +13,7 @@
 int rp_cli_o_serial(struct parse *p, const char *arg)
 {
 	(void)arg;
-	p->cfg->serial = true;
+	p->cfg->matrix.serial = true;
 	p->matrix_flag = "--serial";
 	return 0;
 }
@@ -29,7 +29,7 @@ int rp_cli_o_outlier(struct parse *p, const char *arg)
 				  "--outlier: '%s': a fraction of the "
 				  "median, above 0 and at most 1 (0.8)",
 				  arg);
-	p->cfg->outlier = v;
+	p->cfg->matrix.outlier = v;
 	return 0;
 }
 
@@ -40,14 +40,14 @@ int rp_cli_o_round_timeout(struct parse *p, const char *arg)
 	p->matrix_flag = "--round-timeout";
 	if (rp_cli_num_in(p, "--round-timeout", arg, 1, ROUND_TIMEOUT_MAX, &v))
 		return -EINVAL;
-	p->cfg->round_timeout_s = (unsigned int)v;
+	p->cfg->matrix.round_timeout_s = (unsigned int)v;
 	return 0;
 }
 
 void rp_cli_matrix_defaults(struct rp_config *cfg)
 {
-	cfg->outlier = OUTLIER_DEFAULT;
-	cfg->round_timeout_s = ROUND_TIMEOUT_DEFAULT;
+	cfg->matrix.outlier = OUTLIER_DEFAULT;
+	cfg->matrix.round_timeout_s = ROUND_TIMEOUT_DEFAULT;
 }
 
 int rp_cli_finish_matrix(struct parse *p)

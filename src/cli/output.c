@@ -99,20 +99,20 @@ static int res_plot(const char *path, void *what, const struct rp_config *cfg,
 {
 	const struct results *r = what;
 
-	return rp_report_plot(path, cfg, r->res, r->n, why);
+	return rp_report_plot(path, &cfg->test, r->res, r->n, why);
 }
 
 static int res_json(FILE *f, void *what, const struct rp_config *cfg)
 {
 	const struct results *r = what;
 
-	return rp_report_json(f, cfg, r->res, r->n);
+	return rp_report_json(f, &cfg->test, r->res, r->n);
 }
 
 static int res_json_line(void *what, const struct rp_config *cfg)
 {
 	const struct results *r = what;
-	cJSON *doc = rp_report_json_doc(cfg, r->res, r->n);
+	cJSON *doc = rp_report_json_doc(&cfg->test, r->res, r->n);
 
 	return rp_live_json_line(rp_live_typed("summary", doc));
 }
@@ -121,14 +121,14 @@ static int res_csv(FILE *f, void *what, const struct rp_config *cfg)
 {
 	const struct results *r = what;
 
-	return rp_report_csv(f, cfg, r->res, r->n);
+	return rp_report_csv(f, &cfg->test, r->res, r->n);
 }
 
 static int res_text(FILE *f, void *what, const struct rp_config *cfg)
 {
 	const struct results *r = what;
 
-	rp_report_text(f, cfg, r->res, r->n);
+	rp_report_text(f, &cfg->test, r->res, r->n);
 	return 0;
 }
 

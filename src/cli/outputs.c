@@ -75,7 +75,7 @@ int rp_cli_o_interval(struct parse *p, const char *arg)
 				  "-i/--interval: '%s' is not a duration from "
 				  "0.1 to %d seconds",
 				  arg, INTERVAL_MAX_S);
-	p->cfg->interval_s = (double)ns / 1e9;
+	p->cfg->test.interval_s = (double)ns / 1e9;
 	return 0;
 }
 
@@ -118,7 +118,7 @@ int rp_cli_check_outputs(struct parse *p)
 				  "%s is the server's: it limits what "
 				  "clients may ask",
 				  p->set_server_only);
-	if (c->interval_s && !c->test.spec.bandwidth)
+	if (c->test.interval_s && !c->test.spec.bandwidth)
 		return rp_cli_bad(p, "-i/--interval reports the throughput "
 				     "phase: not with --no-bandwidth");
 	return 0;

@@ -89,7 +89,7 @@ int rp_cli_finish_repeat(struct parse *p)
 int rp_cli_check_repeat_size(struct parse *p)
 {
 	const struct rp_config *c = p->cfg;
-	size_t runs = (size_t)c->test.repeat * rp_config_points(c) *
+	size_t runs = (size_t)c->test.repeat * rp_test_points(&c->test) *
 		      c->test.n_transports;
 
 	if (c->test.repeat > 1 && runs > RP_REPEAT_MAX_RUNS)
@@ -97,7 +97,7 @@ int rp_cli_check_repeat_size(struct parse *p)
 				  "--repeat %u x %zu points x %zu transports "
 				  "is %zu runs of a point, at most %d (each "
 				  "is kept until the median is known)",
-				  c->test.repeat, rp_config_points(c),
+				  c->test.repeat, rp_test_points(&c->test),
 				  c->test.n_transports, runs,
 				  RP_REPEAT_MAX_RUNS);
 	return 0;

@@ -54,7 +54,7 @@ struct matrix {
 /* FNV-1a of the test's config as JSON, less where this rank listens. */
 static uint64_t test_signature(const struct rp_config *cfg)
 {
-	cJSON *c = rp_report_config_json(cfg);
+	cJSON *c = rp_report_config_json(&cfg->test);
 	uint64_t h = 1469598103934665603ULL;
 	char *s, *p;
 
@@ -122,8 +122,8 @@ static void stop_server(struct matrix *m)
 static cJSON *run_tests(const struct matrix *m, const struct rank_info *peer)
 {
 	struct rp_config c = *m->cfg;
-	size_t points = rp_config_points(&c), n = c.test.n_transports * points,
-	       i;
+	size_t points = rp_test_points(&c.test),
+	       n = c.test.n_transports * points, i;
 	struct rp_result *res = calloc(n, sizeof(*res));
 	cJSON *doc;
 
@@ -138,7 +138,7 @@ static cJSON *run_tests(const struct matrix *m, const struct rank_info *peer)
 		rp_client_run_test(&c, i, &res[i * points]);
 	for (i = 0; i < n; i++)
 		rp_host_clock_end(res[i].client_host);
-	doc = rp_report_json_doc(&c, res, n);
+	doc = rp_report_json_doc(&c.test, res, n);
 	for (i = 0; i < n; i++)
 		rp_result_fini(&res[i]);
 	free(res);
@@ -288,7 +288,7 @@ static void tell_late(const struct matrix *m, uint32_t round, size_t first,
 	fprintf(stderr,
 		"rdmaperf: --matrix: round %u of %u: no result within "
 		"--round-timeout %u s from pair",
-		round + 1, m->plan.rounds, m->cfg->round_timeout_s);
+		round + 1, m->plan.rounds, m->cfg->matrix.round_timeout_s);
 	for (i = first; i < first + n; i++) {
 		pr = &m->plan.pairs[i];
 		if (pr->client && !heard[pr->client])
@@ -345,7 +345,7 @@ static void progress(const struct matrix *m, uint32_t round, uint64_t t0)
 static void run_round(struct matrix *m, uint32_t round)
 {
 	uint64_t t0 = rp_clock_ns();
-	uint64_t limit = (uint64_t)m->cfg->round_timeout_s * NS_PER_S;
+	uint64_t limit = (uint64_t)m->cfg->matrix.round_timeout_s * NS_PER_S;
 	long at = rp_plan_role(&m->plan, round, (uint32_t)m->comm.rank);
 	cJSON *cell = NULL;
 	char *text;
@@ -454,10 +454,12 @@ static int run_rounds(struct matrix *m)
 {
 	uint32_t r;
 
-	if (rp_plan_make(&m->plan, (uint32_t)m->comm.size, m->cfg->serial))
+	if (rp_plan_make(&m->plan, (uint32_t)m->comm.size,
+			 m->cfg->matrix.serial))
 		return 1;
 	if (m->comm.rank == 0) {
-		m->doc = rp_matrix_doc(m->cfg, m->plan.rounds);
+		m->doc = rp_matrix_doc(&m->cfg->test, &m->cfg->matrix,
+				       m->plan.rounds);
 		m->cells = rp_matrix_cells(m->doc);
 		if (!m->cells)
 			rp_comm_abort(1);
@@ -499,17 +501,19 @@ int rp_matrix_main(struct rp_config *cfg, rp_matrix_out_fn out)
 	}
 	start_server(&m);
 	m.all = calloc((size_t)m.comm.size, sizeof(*m.all));
-	rc = m.all ? rp_comm_allgather(&m.me, sizeof(m.me), m.all,
-				       rp_clock_ns() +
-					       (uint64_t)cfg->round_timeout_s *
-						       NS_PER_S)
+	rc = m.all ? rp_comm_allgather(
+			     &m.me, sizeof(m.me), m.all,
+			     rp_clock_ns() +
+				     (uint64_t)cfg->matrix.round_timeout_s *
+					     NS_PER_S)
 		   : -ENOMEM;
 	if (rc) {
 		fprintf(stderr,
 			"rdmaperf: --matrix: rank %d: the ranks did "
 			"not all tell where they listen within --round-timeout "
 			"%u s: %s; ending the job\n",
-			m.comm.rank, cfg->round_timeout_s, strerror(-rc));
+			m.comm.rank, cfg->matrix.round_timeout_s,
+			strerror(-rc));
 		rp_comm_abort(1);
 	}
 	clean_ranks(&m);

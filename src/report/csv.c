@@ -181,10 +181,10 @@ void rp_report_csv_row(FILE *f, const cJSON *result)
 	fputs(CSV_EOL, f);
 }
 
-int rp_report_csv(FILE *f, const struct rp_config *cfg,
+int rp_report_csv(FILE *f, const struct rp_test *test,
 		  const struct rp_result *res, size_t n)
 {
-	cJSON *doc = rp_report_json_doc(cfg, res, n);
+	cJSON *doc = rp_report_json_doc(test, res, n);
 	const cJSON *results, *r;
 	int err = 0;
 

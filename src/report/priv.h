@@ -23,7 +23,7 @@ void rp_report_add_or_null(cJSON *obj, const char *key, bool present,
 
 /*
  * The spec in the user's document (json/doc.c; core/fields.h): the
- * "config" object, the test as asked (a struct rp_config), and each
+ * "config" object, the test as asked (a struct rp_test), and each
  * result's point (a struct rp_result). read/ reads them back through the
  * same tables; their hooks' members it reads on its own.
  */
@@ -33,7 +33,7 @@ extern const struct rp_field rp_report_point_fields[];
 extern const size_t rp_report_point_n_fields;
 
 /** rp_report_rates_json - the config's "rates" or "load_curve", if any. */
-void rp_report_rates_json(const struct rp_config *cfg, cJSON *c);
+void rp_report_rates_json(const struct rp_test *test, cJSON *c);
 
 /** rp_report_rate_add - "rate" into @o when @r ran an open loop. */
 void rp_report_rate_add(const struct rp_result *r, cJSON *o);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
-#include "run/config.h"
+#include "run/test.h"
 #include "run/result.h"
 
 #define RP_JSON_SCHEMA "rdmaperf/1"
@@ -16,7 +16,7 @@
  * schema, version, config, hosts, results and error (the first failed
  * result's, or null). Return: the document, NULL on no memory.
  */
-cJSON *rp_report_json_doc(const struct rp_config *cfg,
+cJSON *rp_report_json_doc(const struct rp_test *test,
 			  const struct rp_result *res, size_t n);
 
 /**
@@ -30,7 +30,7 @@ cJSON *rp_report_json_doc(const struct rp_config *cfg,
 cJSON *rp_report_json_skeleton(cJSON *config, cJSON *hosts, cJSON **results);
 
 /** rp_report_config_json - the document's "config": the test as asked. */
-cJSON *rp_report_config_json(const struct rp_config *cfg);
+cJSON *rp_report_config_json(const struct rp_test *test);
 
 /** rp_report_result_json - one element of the document's "results". */
 cJSON *rp_report_result_json(const struct rp_result *r);
@@ -40,7 +40,7 @@ cJSON *rp_report_result_json(const struct rp_result *r);
 cJSON *rp_report_interval_json(const struct rp_interval *iv);
 
 /** rp_report_json - print rp_report_json_doc to @f. Return: 0 or -errno. */
-int rp_report_json(FILE *f, const struct rp_config *cfg,
+int rp_report_json(FILE *f, const struct rp_test *test,
 		   const struct rp_result *res, size_t n);
 
 /** rp_report_json_print - @doc, indented, on @f; @doc freed. Return: 0
@@ -55,7 +55,7 @@ int rp_report_json_print(FILE *f, cJSON *doc);
 cJSON *rp_report_safe_dup(const cJSON *doc);
 
 /** rp_report_text - the summary block of each result, for people. */
-void rp_report_text(FILE *f, const struct rp_config *cfg,
+void rp_report_text(FILE *f, const struct rp_test *test,
 		    const struct rp_result *res, size_t n);
 
 /**
@@ -73,7 +73,7 @@ int rp_report_out_check(FILE *f);
  * of the man page, numbers without units, RFC 4180 quoting. Return: 0 or
  * -errno (-ENOMEM; -EIO: @f's error flag is set).
  */
-int rp_report_csv(FILE *f, const struct rp_config *cfg,
+int rp_report_csv(FILE *f, const struct rp_test *test,
 		  const struct rp_result *res, size_t n);
 
 /**
@@ -82,15 +82,15 @@ int rp_report_csv(FILE *f, const struct rp_config *cfg,
  * the results have intervals; else the latency distribution (under load
  * and unloaded). Return: 0, or -errno with the reason in @why.
  */
-int rp_report_plot(const char *path, const struct rp_config *cfg,
+int rp_report_plot(const char *path, const struct rp_test *test,
 		   const struct rp_result *res, size_t n, struct rp_err *why);
 
 /** A saved result document, read back (--report). */
 struct rp_report_doc {
-	struct rp_config cfg;
+	struct rp_test test;
 	struct rp_result *res;
 	size_t n;
-	char host[256];		/* cfg.host points here */
+	char host[256];		/* test.host points here */
 	char error[RP_ERR_LEN]; /* the document's error message; "" if none */
 };
 

@@ -320,7 +320,7 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		       struct rp_result *res)
 {
 	const char *transport = cfg->test.transports[t];
-	size_t n = rp_config_points(cfg), ran = 1, told = 0;
+	size_t n = rp_test_points(&cfg->test), ran = 1, told = 0;
 	struct client c = { .cfg = cfg, .res = res, .fd = RP_SOCK_INVALID };
 	struct rp_err why = { "" };
 	bool wait;

@@ -248,7 +248,7 @@ static int traffic_start(struct client *c, struct traffic *t)
 /* The throughput phase's tickers (-i, progress), from @t0 on. */
 static bool ticks_arm(struct client *c, const struct traffic *t, uint64_t t0)
 {
-	double s = c->cfg->interval_s > 0 ? c->cfg->interval_s : 1.0;
+	double s = c->cfg->test.interval_s > 0 ? c->cfg->test.interval_s : 1.0;
 	uint64_t end = t->o.duration_ns ? t0 + t->o.duration_ns : 0;
 	unsigned int i;
 
@@ -275,7 +275,7 @@ static cJSON *interval_counters(void *ctx)
 static void ticks_run(struct client *c, uint64_t t0, atomic_int *abort)
 {
 	const struct rp_observer *obs = c->cfg->obs;
-	bool keep = c->cfg->interval_s > 0;
+	bool keep = c->cfg->test.interval_s > 0;
 	struct rp_sampler_sink sink = {
 		.keep = keep,
 		.interval = obs ? obs->interval : NULL,
@@ -290,7 +290,7 @@ static void ticks_run(struct client *c, uint64_t t0, atomic_int *abort)
 	if (keep)
 		rp_counter_watch_start(&c->iw, c->ops, c->streams,
 				       c->n_fwd + c->n_rev);
-	c->res->interval_s = c->cfg->interval_s;
+	c->res->interval_s = c->cfg->test.interval_s;
 	if (rp_sampler_run(c->tick, c->n_fwd, c->spec.threads,
 			   c->res->spec.size_bytes, t0, c->res, &sink))
 		rp_notef(c->res->notes, sizeof(c->res->notes),

@@ -23,7 +23,7 @@ static void point_spec(const struct rp_config *cfg, const char *transport,
 {
 	size_t si, di, ri;
 
-	rp_config_point(cfg, i, &si, &di, &ri);
+	rp_test_point(&cfg->test, i, &si, &di, &ri);
 	*sp = cfg->test.spec;
 	snprintf(sp->transport, sizeof(sp->transport), "%s", transport);
 	sp->size_bytes = cfg->test.sizes[si];
@@ -49,7 +49,7 @@ static int rate_from_peak(struct client *c, struct rp_result *res, size_t i)
 	const struct rp_result *peak;
 	size_t si, di, ri;
 
-	rp_config_point(c->cfg, i, &si, &di, &ri);
+	rp_test_point(&c->cfg->test, i, &si, &di, &ri);
 	if (!c->cfg->test.n_rates ||
 	    c->cfg->test.rates[ri].kind != RP_RATE_PEAK)
 		return 0;

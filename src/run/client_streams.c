@@ -26,7 +26,7 @@ int client_alloc_streams(struct client *c)
 		    (c->cfg->test.n_rates && rp_hist_create(&c->fwd[i].corr)))
 			return fail(c->res, -ENOMEM, "internal",
 				    "out of memory");
-	if (!c->cfg->interval_s && !c->cfg->progress)
+	if (!c->cfg->test.interval_s && !c->cfg->progress)
 		return 0;
 	c->tick = calloc(c->n_fwd, sizeof(*c->tick));
 	for (i = 0; c->tick && i < c->n_fwd; i++)

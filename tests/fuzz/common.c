@@ -103,7 +103,7 @@ static FILE *devnull(void)
 	return f;
 }
 
-char *fuzz_render(const struct rp_config *cfg, const struct rp_result *res,
+char *fuzz_render(const struct rp_test *cfg, const struct rp_result *res,
 		  size_t n)
 {
 	cJSON *doc = rp_report_json_doc(cfg, res, n);

@@ -53,7 +53,7 @@ bool fuzz_spec_equal(const struct rp_spec *a, const struct rp_spec *b);
  * printed), the text summary and the CSV, both to /dev/null. Return: the
  * document as text (caller frees), or NULL on no memory.
  */
-char *fuzz_render(const struct rp_config *cfg, const struct rp_result *res,
+char *fuzz_render(const struct rp_test *cfg, const struct rp_result *res,
 		  size_t n);
 
 /** fuzz_config - a client's config of one point, transport tcp, the

@@ -90,7 +90,7 @@ static void render(struct rp_result *r)
 
 	fuzz_config(&cfg);
 	cfg.test.spec = r->spec;
-	free(fuzz_render(&cfg, r, 1));
+	free(fuzz_render(&cfg.test, r, 1));
 	rp_result_fini(r);
 }
 

@@ -71,7 +71,7 @@ static int load_render(struct rp_report_doc *doc, char **text)
 		FUZZ_CHECK(!doc->res && !doc->n, "a refused document is freed");
 		return err;
 	}
-	*text = fuzz_render(&doc->cfg, doc->res, doc->n);
+	*text = fuzz_render(&doc->test, doc->res, doc->n);
 	return 0;
 }
 
@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (load_render(&doc, &text))
 		return 0;
-	rp_report_plot("/dev/null", &doc.cfg, doc.res, doc.n, &why);
+	rp_report_plot("/dev/null", &doc.test, doc.res, doc.n, &why);
 	rp_report_doc_free(&doc);
 	if (text)
 		check_fixed_point(text);

@@ -169,7 +169,7 @@ static inline void fx_drop(struct rp_result *r)
 /* The text report (@csv: the CSV) of @res, @n results of @cfg, freshly
  * allocated. open_memstream's buffer and size live in statics: gcc -O3
  * takes a local's address handed to the stream for a dangling pointer. */
-static inline char *fx_render(const struct rp_config *cfg,
+static inline char *fx_render(const struct rp_test *test,
 			      const struct rp_result *res, size_t n, bool csv)
 {
 	static char *buf;
@@ -178,9 +178,9 @@ static inline char *fx_render(const struct rp_config *cfg,
 
 	assert_non_null(f);
 	if (csv)
-		assert_int_equal(rp_report_csv(f, cfg, res, n), 0);
+		assert_int_equal(rp_report_csv(f, test, res, n), 0);
 	else
-		rp_report_text(f, cfg, res, n);
+		rp_report_text(f, test, res, n);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }

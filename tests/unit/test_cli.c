@@ -719,12 +719,13 @@ static void test_outputs(void **state)
 	(void)state;
 	parse_ok(PARSE("-c", "-a", "h", "-i", "0.5", "--json-stream", "--plot",
 		       "x.svg"));
-	assert_true(cfg_a.interval_s > 0.499 && cfg_a.interval_s < 0.501);
+	assert_true(cfg_a.test.interval_s > 0.499 &&
+		    cfg_a.test.interval_s < 0.501);
 	assert_true(cfg_a.json_stream);
 	assert_false(cfg_a.json || cfg_a.csv);
 	assert_string_equal(cfg_a.plot, "x.svg");
 	parse_ok(PARSE_B("-c", "-a", "h", "--interval", "2", "--csv"));
-	assert_true(cfg_b.interval_s == 2.0 && cfg_b.csv);
+	assert_true(cfg_b.test.interval_s == 2.0 && cfg_b.csv);
 	assert_null(cfg_b.plot);
 	parse_ok(PARSE("--report", "run.json", "--csv", "--plot", "p.svg"));
 	assert_int_equal(cfg_a.mode, RP_MODE_REPORT);

@@ -348,7 +348,7 @@ static void full_doc(void)
 	cfg.test.n_sizes = 1;
 	cfg.test.sizes[0] = sp->size_bytes;
 	cfg.test.n_cpus = 1;
-	cfg.interval_s = 0.5;
+	cfg.test.interval_s = 0.5;
 	assert_int_equal(rp_rate_parse_list("250k", cfg.test.rates, 1,
 					    &cfg.test.n_rates, NULL, 0),
 			 0);
@@ -421,11 +421,11 @@ static void test_spec_doc(void **state)
 	(void)state;
 	full_doc();
 	assert_non_null(f);
-	assert_int_equal(rp_report_json(f, &cfg, &res, 1), 0);
+	assert_int_equal(rp_report_json(f, &cfg.test, &res, 1), 0);
 	fclose(f);
 	assert_int_equal(rp_report_load(path, &doc, &why), 0);
 	unlink(path);
-	assert_spec_equal_but_rate(a, &doc.cfg.test.spec);
+	assert_spec_equal_but_rate(a, &doc.test.spec);
 	assert_int_equal(doc.n, 1);
 	/* a result's point: its own fields, the rest the config's; the rate
 	 * from its "rate" */
@@ -588,7 +588,7 @@ static void test_schema_keys(void **state)
 	schema = cJSON_Parse(text);
 	assert_non_null(schema);
 	full_doc();
-	doc = rp_report_json_doc(&cfg, &res, 1);
+	doc = rp_report_json_doc(&cfg.test, &res, 1);
 	assert_non_null(doc);
 	unknown = 0;
 	check_keys(doc, schema, "$");

@@ -246,8 +246,8 @@ static void check_csv_shape(const char *csv, size_t rows)
 
 static void check_case(const char *name, size_t n)
 {
-	char *text = without_version(fx_render(&cfg, res, n, false));
-	char *csv = fx_render(&cfg, res, n, true);
+	char *text = without_version(fx_render(&cfg.test, res, n, false));
+	char *csv = fx_render(&cfg.test, res, n, true);
 
 	check_csv_shape(csv, n);
 	compare_golden(name, "txt", text);
@@ -293,7 +293,7 @@ static void test_one_point(void **state)
 	u->threads[0] = (struct rp_cpu_thread){ 2, 0.0625, 0.125 };
 	u->threads[1] = (struct rp_cpu_thread){ 3, 0.0625, 0.125 };
 	fill_intervals(&res[0]);
-	cfg.interval_s = 0.1;
+	cfg.test.interval_s = 0.1;
 	check_case("one_point", 1);
 }
 

@@ -39,7 +39,7 @@ static cJSON *new_doc(int ranks, uint32_t rounds)
 
 	assert_int_equal(rp_cli_parse(6, argv, &cfg, &act, err, sizeof(err)),
 			 0);
-	doc = rp_matrix_doc(&cfg, rounds);
+	doc = rp_matrix_doc(&cfg.test, &cfg.matrix, rounds);
 	assert_non_null(doc);
 	for (i = 0; i < ranks; i++) {
 		char host[16];

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "run/config.h"
 #include "report/plot/svg.h"
 
 #define N_RES	  24
@@ -264,7 +265,7 @@ static char *render(const char *name, size_t n)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (rp_report_plot(path, &cfg, res, n, &why))
+	if (rp_report_plot(path, &cfg.test, res, n, &why))
 		fail_msg("rp_report_plot: %s", why.msg);
 	svg = slurp(path);
 	len = strlen(svg);
@@ -477,12 +478,12 @@ static void test_write_error(void **state)
 	(void)state;
 	set_cfg(1, 1, 1);
 	good(&res[0], "tcp", 4096, 16, 1);
-	rc = rp_report_plot("/nonexistent-dir/x.svg", &cfg, res, 1, &why);
+	rc = rp_report_plot("/nonexistent-dir/x.svg", &cfg.test, res, 1, &why);
 	assert_int_equal(rc, -ENOENT);
 	assert_non_null(strstr(why.msg, "cannot write /nonexistent-dir/x.svg"));
 	if (access("/dev/full", W_OK) == 0) {
 		rp_err_clear(&why);
-		rc = rp_report_plot("/dev/full", &cfg, res, 1, &why);
+		rc = rp_report_plot("/dev/full", &cfg.test, res, 1, &why);
 		assert_int_equal(rc, -ENOSPC);
 		assert_non_null(strstr(why.msg, "cannot write /dev/full"));
 	}

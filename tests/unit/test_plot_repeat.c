@@ -25,6 +25,7 @@
 #include "report/plot/plot.h"
 #include "report/plot/svg.h"
 #include "report/report.h"
+#include "run/config.h"
 
 #define N_RES	4
 #define MAX_BAR 32
@@ -150,7 +151,7 @@ static char *draw(int (*kind)(struct rp_plot *), size_t n)
 {
 	struct rp_plot_group g = { .name = "tcp", .first = 0, .n = n };
 	size_t order[N_RES], i, len = 0;
-	struct rp_plot p = { .cfg = &cfg, .res = res, .n = n };
+	struct rp_plot p = { .test = &cfg.test, .res = res, .n = n };
 	char *buf = NULL;
 
 	for (i = 0; i < n; i++)
@@ -620,7 +621,7 @@ static void test_plain_unchanged(void **state)
 	}
 	snprintf(path, sizeof(path), "/tmp/rp_plot_plain_%d.svg",
 		 (int)getpid());
-	if (rp_report_plot(path, &cfg, res, N_RES, &why))
+	if (rp_report_plot(path, &cfg.test, res, N_RES, &why))
 		fail_msg("rp_report_plot: %s", why.msg);
 	f = fopen(path, "r");
 	assert_non_null(f);

@@ -248,7 +248,7 @@ static void assert_same_text(const char *what, const char *a, const char *b)
 		 what, a + i, b + i);
 }
 
-static char *text_of(const struct rp_config *c, const struct rp_result *r,
+static char *text_of(const struct rp_test *c, const struct rp_result *r,
 		     size_t n)
 {
 	return fx_render(c, r, n, false);
@@ -274,10 +274,10 @@ static void assert_same_doc(const char *want, const struct rp_report_doc *doc)
 
 	assert_non_null(w);
 	assert_non_null(f);
-	assert_int_equal(rp_report_json(f, &doc->cfg, doc->res, doc->n), 0);
+	assert_int_equal(rp_report_json(f, &doc->test, doc->res, doc->n), 0);
 	fclose(f);
 	assert_same_text("documents", want, text);
-	got = rp_report_json_doc(&doc->cfg, doc->res, doc->n);
+	got = rp_report_json_doc(&doc->test, doc->res, doc->n);
 	assert_true(cJSON_Compare(w, got, 1));
 	free(text);
 	cJSON_Delete(got);
@@ -305,17 +305,16 @@ static void round_trip(const struct rp_config *c, const struct rp_result *r,
 	strcpy(path, "/tmp/rp_test_read_XXXXXX");
 	f = fdopen(mkstemp(path), "w");
 	assert_non_null(f);
-	assert_int_equal(rp_report_json(f, c, r, n), 0);
+	assert_int_equal(rp_report_json(f, &c->test, r, n), 0);
 	fclose(f);
 	want = read_text(path);
 	load_ok(path, &doc);
 	unlink(path);
 	assert_int_equal(doc.n, n);
-	assert_ptr_equal(doc.cfg.test.host, doc.host);
-	assert_int_equal(doc.cfg.mode, RP_MODE_CLIENT);
+	assert_ptr_equal(doc.test.host, doc.host);
 	assert_same_doc(want, &doc);
-	t1 = text_of(c, r, n);
-	t2 = text_of(&doc.cfg, doc.res, doc.n);
+	t1 = text_of(&c->test, r, n);
+	t2 = text_of(&doc.test, doc.res, doc.n);
 	assert_same_text("texts", t1, t2);
 	free(t1);
 	free(t2);
@@ -346,14 +345,14 @@ static void test_fields(void **state)
 	cfg.test.spec.verify = true;
 	res[0].spec.verify = true;
 	fill_spectrum(&res[0].latency_spectrum, 1234.5, 12);
-	d = rp_report_json_doc(&cfg, res, 1);
+	d = rp_report_json_doc(&cfg.test, res, 1);
 	write_doc_tmp(d, path);
 	cJSON_Delete(d);
 	load_ok(path, &doc);
 	unlink(path);
 	assert_string_equal(doc.host, "server.example");
-	assert_int_equal(doc.cfg.test.port, 18520);
-	assert_true(doc.cfg.test.spec.verify);
+	assert_int_equal(doc.test.port, 18520);
+	assert_true(doc.test.spec.verify);
 	assert_true(doc.res[0].spec.verify);
 	assert_int_equal(doc.res[0].spec.warmup, 100);
 	assert_true(doc.res[0].has_bandwidth && doc.res[0].flow.has_latency);
@@ -476,7 +475,7 @@ static void fill_intervals(struct rp_result *r, uint32_t n, uint32_t streams)
 static void test_intervals(void **state)
 {
 	(void)state;
-	cfg.interval_s = 0.5;
+	cfg.test.interval_s = 0.5;
 	cfg.test.spec.streams = 2;
 	cfg.test.spec.threads = 2;
 	good_result(&res[0], "tcp", 0, 4096, 16);
@@ -570,8 +569,8 @@ static void test_fixture(void **state)
 	want = read_text(path);
 	load_ok(path, &doc);
 	assert_int_equal(doc.n, 4);
-	assert_int_equal(doc.cfg.test.n_sizes, 2);
-	assert_int_equal(doc.cfg.test.n_depths, 2);
+	assert_int_equal(doc.test.n_sizes, 2);
+	assert_int_equal(doc.test.n_depths, 2);
 	assert_int_equal(doc.res[3].dir[RP_DIR_C2S].n_streams, 2);
 	/* written by another version, it says so */
 	w = cJSON_Parse(want);
@@ -587,7 +586,7 @@ static void test_fixture(void **state)
 	assert_same_doc(text, &doc);
 	free(text);
 	free(want);
-	text = text_of(&doc.cfg, doc.res, doc.n);
+	text = text_of(&doc.test, doc.res, doc.n);
 	assert_non_null(strstr(text, "tcp write sweep, 4 points"));
 	free(text);
 	rp_report_doc_free(&doc);
@@ -655,7 +654,8 @@ static void test_refuse_content(void **state)
 static void refused_list(bool in_result, const char *key, int n,
 			 const char *reason)
 {
-	cJSON *d = rp_report_json_doc(&cfg, res, 1), *a = cJSON_CreateArray();
+	cJSON *d = rp_report_json_doc(&cfg.test, res, 1),
+	      *a = cJSON_CreateArray();
 	cJSON *where = cJSON_GetObjectItem(d, in_result ? "results" : "config");
 	char *text;
 	int i;
@@ -690,7 +690,7 @@ static void test_refuse_lists(void **state)
 	refused_list(true, "per_stream", RP_SPEC_MAX_STREAMS + 1,
 		     "result 0: per_stream has 129 entries; at most 128");
 	/* more results than transports times points */
-	d = rp_report_json_doc(&cfg, res, 0);
+	d = rp_report_json_doc(&cfg.test, res, 0);
 	a = cJSON_GetObjectItem(d, "results");
 	for (i = 0; i <= RP_MAX_TRANSPORTS * RP_MAX_POINTS; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateObject());
@@ -699,7 +699,7 @@ static void test_refuse_lists(void **state)
 	free(text);
 	cJSON_Delete(d);
 	/* a spectrum longer than its array */
-	d = rp_report_json_doc(&cfg, res, 1);
+	d = rp_report_json_doc(&cfg.test, res, 1);
 	a = cJSON_AddArrayToObject(
 		cJSON_GetObjectItem(
 			cJSON_GetArrayItem(cJSON_GetObjectItem(d, "results"),
@@ -730,10 +730,10 @@ static void loads(const char *text, size_t len, struct rp_report_doc *doc)
 	write_tmp(text, len, path);
 	load_ok(path, doc);
 	unlink(path);
-	again = rp_report_json_doc(&doc->cfg, doc->res, doc->n);
+	again = rp_report_json_doc(&doc->test, doc->res, doc->n);
 	assert_non_null(again);
 	cJSON_Delete(again);
-	t = text_of(&doc->cfg, doc->res, doc->n);
+	t = text_of(&doc->test, doc->res, doc->n);
 	free(t);
 }
 
@@ -749,7 +749,7 @@ static void test_long_strings(void **state)
 	assert_non_null(s);
 	memset(s, 'x', big);
 	s[big] = '\0';
-	d = rp_report_json_doc(&cfg, res, 1);
+	d = rp_report_json_doc(&cfg.test, res, 1);
 	r = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "results"), 0);
 	cJSON_ReplaceItemInObject(r, "notes", cJSON_CreateString(s));
 	cJSON_ReplaceItemInObject(r, "transport", cJSON_CreateString(s));
@@ -856,7 +856,7 @@ static void test_wrong_types(void **state)
 	res[1].client.cpu.n_threads = 2;
 	res[1].has_interval_range = true;
 	for (m = 0; m < MUT__COUNT; m++) {
-		d = rp_report_json_doc(&cfg, res, 2);
+		d = rp_report_json_doc(&cfg.test, res, 2);
 		mutate(cJSON_GetObjectItem(d, "config"), (enum mutation)m);
 		mutate(cJSON_GetObjectItem(d, "hosts"), (enum mutation)m);
 		cJSON_ArrayForEach(e, cJSON_GetObjectItem(d, "results"))
@@ -900,12 +900,12 @@ static void test_odd_values(void **state)
 
 	(void)state;
 	loads(text, sizeof(text) - 1, &doc);
-	assert_int_equal(doc.cfg.test.spec.size_bytes, RP_SPEC_MAX_SIZE);
-	assert_int_equal(doc.cfg.test.spec.queue_depth, 0);
-	assert_int_equal(doc.cfg.test.port, 65535);
-	assert_int_equal(doc.cfg.test.n_cpus, 3);
-	assert_int_equal(doc.cfg.test.n_transports, 2);
-	assert_true(isnan(doc.cfg.interval_s));
+	assert_int_equal(doc.test.spec.size_bytes, RP_SPEC_MAX_SIZE);
+	assert_int_equal(doc.test.spec.queue_depth, 0);
+	assert_int_equal(doc.test.port, 65535);
+	assert_int_equal(doc.test.n_cpus, 3);
+	assert_int_equal(doc.test.n_transports, 2);
+	assert_true(isnan(doc.test.interval_s));
 	assert_true(doc.res[0].failed);
 	assert_int_equal(doc.res[0].dir[RP_DIR_S2C].n_streams, 1);
 	assert_int_equal(doc.res[0].latency_spectrum.n, 4);
@@ -989,7 +989,7 @@ static void test_hosts_once(void **state)
 		assert_ptr_equal(doc.res[i].server_host,
 				 doc.res[0].server_host);
 	}
-	out = text_of(&doc.cfg, doc.res, 2);
+	out = text_of(&doc.test, doc.res, 2);
 	assert_non_null(strstr(out, "server s"));
 	free(out);
 	rp_report_doc_free(&doc);
@@ -1042,13 +1042,14 @@ static void test_hostile_strings(void **state)
 		f = open_memstream(&out[i], &len[i]);
 		assert_non_null(f);
 		if (i == 0)
-			rp_report_text(f, &doc.cfg, doc.res, doc.n);
+			rp_report_text(f, &doc.test, doc.res, doc.n);
 		else if (i == 1)
 			assert_int_equal(
-				rp_report_csv(f, &doc.cfg, doc.res, doc.n), 0);
+				rp_report_csv(f, &doc.test, doc.res, doc.n), 0);
 		else
 			assert_int_equal(
-				rp_report_json(f, &doc.cfg, doc.res, doc.n), 0);
+				rp_report_json(f, &doc.test, doc.res, doc.n),
+				0);
 		fclose(f);
 		if (memchr(out[i], 0x1b, len[i]) ||
 		    memchr(out[i], 0x07, len[i]))

@@ -235,7 +235,7 @@ static void assert_side(const cJSON *doc, const char *path, double user_s)
 
 static void test_json_good(void **state)
 {
-	cJSON *doc = rp_report_json_doc(&cfg, res, 1);
+	cJSON *doc = rp_report_json_doc(&cfg.test, res, 1);
 
 	(void)state;
 	assert_non_null(doc);
@@ -287,7 +287,7 @@ static void test_json_good(void **state)
  * defaults: one point, one stream, one thread, busy-polling, one way. */
 static void test_json_defaults(void **state)
 {
-	cJSON *doc = rp_report_json_doc(&cfg, res, 1);
+	cJSON *doc = rp_report_json_doc(&cfg.test, res, 1);
 
 	(void)state;
 	assert_num(doc, "config.sizes.0", SIZE);
@@ -319,7 +319,7 @@ static void test_json_failed(void **state)
 	(void)state;
 	failed_result(&res[1], "connect", "cannot reach server.example");
 	failed_result(&res[2], "verify", "payload check failed");
-	doc = rp_report_json_doc(&cfg, res, 3);
+	doc = rp_report_json_doc(&cfg.test, res, 3);
 	assert_non_null(doc);
 	assert_int_equal(cJSON_GetArraySize(at(doc, "results")), 3);
 	assert_bool_at(doc, "results.0.ok", true);
@@ -353,7 +353,7 @@ static void test_json_missing_phases(void **state)
 	res[0].flow.has_latency = false;
 	res[0].has_unloaded = false;
 	res[0].server.present = false;
-	doc = rp_report_json_doc(&cfg, res, 1);
+	doc = rp_report_json_doc(&cfg.test, res, 1);
 	assert_null_at(doc, "results.0.latency");
 	assert_null_at(doc, "results.0.latency_unloaded");
 	assert_null_at(doc, "results.0.cpu.server");
@@ -365,7 +365,7 @@ static void test_json_missing_phases(void **state)
 	good_result(&res[0]);
 	res[0].has_bandwidth = false;
 	res[0].unloaded_halved = false;
-	doc = rp_report_json_doc(&cfg, res, 1);
+	doc = rp_report_json_doc(&cfg.test, res, 1);
 	assert_null_at(doc, "results.0.throughput");
 	assert_null_at(doc, "results.0.cpu");
 	assert_str(doc, "results.0.latency_unloaded.method", "whole operation");
@@ -382,7 +382,7 @@ static void test_json_hosts_and_info(void **state)
 	cJSON_AddNumberToObject(res[0].client_info, "mtu", 4096);
 	res[0].server_info = cJSON_CreateObject();
 	cJSON_AddStringToObject(res[0].server_info, "device", "rxe0");
-	doc = rp_report_json_doc(&cfg, res, 1);
+	doc = rp_report_json_doc(&cfg.test, res, 1);
 	assert_str(doc, "hosts.server.hostname", "srv");
 	assert_num(doc, "results.0.client_transport.mtu", 4096);
 	assert_str(doc, "results.0.server_transport.device", "rxe0");
@@ -404,7 +404,7 @@ static void test_json_config_shapes(void **state)
 	cfg.test.spec.iterations = 0;
 	cfg.test.spec.duration_ns = 2500000000ULL;
 	cfg.test.spec.op = RP_OP_READ;
-	doc = rp_report_json_doc(&cfg, res, 0);
+	doc = rp_report_json_doc(&cfg.test, res, 0);
 	t = at(doc, "config.transport");
 	assert_true(cJSON_IsArray(t));
 	assert_int_equal(cJSON_GetArraySize(t), 2);
@@ -429,7 +429,7 @@ static void test_json_print(void **state)
 	(void)state;
 	assert_non_null(f);
 	failed_result(&res[1], "setup", "a \"quoted\"\nmessage");
-	assert_int_equal(rp_report_json(f, &cfg, res, 2), 0);
+	assert_int_equal(rp_report_json(f, &cfg.test, res, 2), 0);
 	assert_int_equal(fclose(f), 0);
 	doc = cJSON_Parse(text);
 	assert_non_null(doc);
@@ -452,7 +452,7 @@ static void test_json_streams(void **state)
 	(void)state;
 	split_streams(&res[0], RP_DIR_C2S, 4, 2);
 	res[0].spec.wait = RP_WAIT_EVENT;
-	doc = rp_report_json_doc(&cfg, res, 1);
+	doc = rp_report_json_doc(&cfg.test, res, 1);
 	assert_num(doc, "results.0.streams", 4);
 	assert_num(doc, "results.0.threads", 2);
 	assert_str(doc, "results.0.wait", "event");
@@ -509,7 +509,7 @@ static void test_json_bidir(void **state)
 
 	(void)state;
 	make_bidir(&res[0]);
-	doc = rp_report_json_doc(&cfg, res, 1);
+	doc = rp_report_json_doc(&cfg.test, res, 1);
 	assert_bool_at(doc, "results.0.bidir", true);
 	assert_bool_at(doc, "config.bidir", false);
 	for (d = 0; d < 2; d++) {
@@ -560,7 +560,7 @@ static void test_json_cpu(void **state)
 	u->n_threads = 2;
 	u->threads[0] = (struct rp_cpu_thread){ 2, 0.0625, 0.125 };
 	u->threads[1] = (struct rp_cpu_thread){ 3, 0.0625, 0.125 };
-	doc = rp_report_json_doc(&cfg, res, 1);
+	doc = rp_report_json_doc(&cfg.test, res, 1);
 	assert_side(doc, "results.0.cpu.client", 0.125);
 	assert_num(doc, "results.0.cpu.client.cycles_per_kib", 37500);
 	assert_num(doc, "results.0.cpu.client.hz", 3e9);
@@ -618,7 +618,7 @@ static void test_json_sweep(void **state)
 	failed_result(&res[5], "setup", "no device");
 	snprintf(res[5].transport, sizeof(res[5].transport), "rdma");
 	res[5].point = 2;
-	doc = rp_report_json_doc(&cfg, res, 6);
+	doc = rp_report_json_doc(&cfg.test, res, 6);
 	assert_int_equal(cJSON_GetArraySize(at(doc, "config.sizes")), 3);
 	assert_num(doc, "config.sizes.2", 1048576);
 	assert_int_equal(cJSON_GetArraySize(at(doc, "config.queue_depths")), 1);
@@ -664,7 +664,7 @@ static void test_json_not_finite(void **state)
 	res[0].dir[RP_DIR_C2S].per_stream[1].flow.mib_per_second = -INFINITY;
 	make_bidir(&res[1]);
 	res[1].dir[RP_DIR_S2C].flow.bits_per_second = NAN;
-	assert_int_equal(rp_report_json(f, &cfg, res, 2), 0);
+	assert_int_equal(rp_report_json(f, &cfg.test, res, 2), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_null(strstr(text, "nan"));
 	assert_null(strstr(text, "inf"));
@@ -682,7 +682,7 @@ static void test_json_not_finite(void **state)
 
 static char *text_of(const struct rp_result *r, size_t n)
 {
-	return fx_render(&cfg, r, n, false);
+	return fx_render(&cfg.test, r, n, false);
 }
 
 static void assert_has(const char *text, const char *needle)
@@ -980,21 +980,21 @@ static void test_out_check_full(void **state)
 	(void)state;
 	if (!f)
 		skip();
-	assert_int_equal(rp_report_csv(f, &cfg, res, 2), 0);
+	assert_int_equal(rp_report_csv(f, &cfg.test, res, 2), 0);
 	assert_int_equal(rp_report_out_check(f), -ENOSPC);
 	clearerr(f);
-	rp_report_text(f, &cfg, res, 2);
+	rp_report_text(f, &cfg.test, res, 2);
 	assert_int_equal(rp_report_out_check(f), -ENOSPC);
 	clearerr(f);
 	/* a document past the buffer fails in the writer, which says why */
-	err = rp_report_json(f, &cfg, res, 2);
+	err = rp_report_json(f, &cfg.test, res, 2);
 	chk = rp_report_out_check(f);
 	assert_true(err == -ENOSPC || (!err && chk == -ENOSPC));
 	assert_true(chk < 0);
 	fclose(f);
 	f = fopen("/dev/null", "w");
 	assert_non_null(f);
-	assert_int_equal(rp_report_json(f, &cfg, res, 2), 0);
+	assert_int_equal(rp_report_json(f, &cfg.test, res, 2), 0);
 	assert_int_equal(rp_report_out_check(f), 0);
 	fclose(f);
 }

@@ -16,32 +16,30 @@
 
 static int transports_json(cJSON *c, const struct rp_field *f, const void *base)
 {
-	const struct rp_config *cfg = base;
+	const struct rp_test *test = base;
 	cJSON *t;
 	size_t i;
 
 	(void)f;
-	if (cfg->test.n_transports == 1) {
-		cJSON_AddStringToObject(c, "transport",
-					cfg->test.transports[0]);
+	if (test->n_transports == 1) {
+		cJSON_AddStringToObject(c, "transport", test->transports[0]);
 		return 0;
 	}
 	t = cJSON_AddArrayToObject(c, "transport");
-	for (i = 0; t && i < cfg->test.n_transports; i++)
-		cJSON_AddItemToArray(
-			t, cJSON_CreateString(cfg->test.transports[i]));
+	for (i = 0; t && i < test->n_transports; i++)
+		cJSON_AddItemToArray(t,
+				     cJSON_CreateString(test->transports[i]));
 	return 0;
 }
 
 /* "server" and "port": where the client went (read/doc.c reads them). */
 static int server_json(cJSON *c, const struct rp_field *f, const void *base)
 {
-	const struct rp_config *cfg = base;
+	const struct rp_test *test = base;
 
 	(void)f;
-	cJSON_AddStringToObject(c, "server",
-				cfg->test.host ? cfg->test.host : "");
-	cJSON_AddNumberToObject(c, "port", cfg->test.port);
+	cJSON_AddStringToObject(c, "server", test->host ? test->host : "");
+	cJSON_AddNumberToObject(c, "port", test->port);
 	return 0;
 }
 
@@ -49,28 +47,27 @@ static int server_json(cJSON *c, const struct rp_field *f, const void *base)
  * without a sweep list has its spec's size and depth. */
 static int lists_json(cJSON *c, const struct rp_field *f, const void *base)
 {
-	const struct rp_config *cfg = base;
-	double size = (double)cfg->test.spec.size_bytes;
-	double depth = cfg->test.spec.queue_depth;
+	const struct rp_test *test = base;
+	double size = (double)test->spec.size_bytes;
+	double depth = test->spec.queue_depth;
 	cJSON *a;
 	size_t i;
 
 	(void)f;
 	a = cJSON_AddArrayToObject(c, "sizes");
-	for (i = 0; a && i < cfg->test.n_sizes; i++)
+	for (i = 0; a && i < test->n_sizes; i++)
 		cJSON_AddItemToArray(
-			a, cJSON_CreateNumber((double)cfg->test.sizes[i]));
-	if (a && !cfg->test.n_sizes)
+			a, cJSON_CreateNumber((double)test->sizes[i]));
+	if (a && !test->n_sizes)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(size));
 	a = cJSON_AddArrayToObject(c, "queue_depths");
-	for (i = 0; a && i < cfg->test.n_depths; i++)
-		cJSON_AddItemToArray(a,
-				     cJSON_CreateNumber(cfg->test.depths[i]));
-	if (a && !cfg->test.n_depths)
+	for (i = 0; a && i < test->n_depths; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(test->depths[i]));
+	if (a && !test->n_depths)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(depth));
 	a = cJSON_AddArrayToObject(c, "cpus");
-	for (i = 0; a && i < cfg->test.n_cpus; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->test.cpus[i]));
+	for (i = 0; a && i < test->n_cpus; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(test->cpus[i]));
 	return 0;
 }
 
@@ -85,15 +82,15 @@ static int rates_json(cJSON *c, const struct rp_field *f, const void *base)
  * reads them back). */
 static int slo_json(cJSON *c, const struct rp_field *f, const void *base)
 {
-	const struct rp_config *cfg = base;
+	const struct rp_test *test = base;
 
 	(void)f;
-	if (!cfg->test.slo.n)
+	if (!test->slo.n)
 		return 0;
-	cJSON_AddStringToObject(c, "slo", cfg->test.slo.t[0].text);
-	if (cfg->test.slo_tolerance > 0)
+	cJSON_AddStringToObject(c, "slo", test->slo.t[0].text);
+	if (test->slo_tolerance > 0)
 		rp_report_num(c, "slo_tolerance_pct",
-			      100 * cfg->test.slo_tolerance);
+			      100 * test->slo_tolerance);
 	return 0;
 }
 
@@ -123,47 +120,43 @@ static int slo_json(cJSON *c, const struct rp_field *f, const void *base)
 	}
 
 const struct rp_field rp_report_config_fields[] = {
-	OP(rp_config, test.spec.op),
-	COUNT(rp_config, "size", test.spec.size_bytes, RP_FIELD_U64,
-	      RP_SPEC_MAX_SIZE, 0),
-	COUNT(rp_config, "queue_depth", test.spec.queue_depth, RP_FIELD_U32,
+	OP(rp_test, spec.op),
+	COUNT(rp_test, "size", spec.size_bytes, RP_FIELD_U64, RP_SPEC_MAX_SIZE,
+	      0),
+	COUNT(rp_test, "queue_depth", spec.queue_depth, RP_FIELD_U32,
 	      RP_SPEC_MAX_DEPTH, 0),
-	{ DOC_AS(rp_config, "iterations", test.spec.iterations, RP_FIELD_U64,
-		 0) },
-	{ DOC_AS(rp_config, "iterations_defaulted", test.iterations_defaulted,
+	{ DOC_AS(rp_test, "iterations", spec.iterations, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_test, "iterations_defaulted", iterations_defaulted,
 		 RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_config, "duration_ns", test.spec.duration_ns, RP_FIELD_U64,
+	{ DOC_AS(rp_test, "duration_ns", spec.duration_ns, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_test, "warmup", spec.warmup, RP_FIELD_U64, 0) },
+	{ DOC_AS(rp_test, "lat_iterations", spec.lat_iterations, RP_FIELD_U64,
 		 0) },
-	{ DOC_AS(rp_config, "warmup", test.spec.warmup, RP_FIELD_U64, 0) },
-	{ DOC_AS(rp_config, "lat_iterations", test.spec.lat_iterations,
-		 RP_FIELD_U64, 0) },
-	{ DOC_AS(rp_config, "latency", test.spec.latency, RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_config, "bandwidth", test.spec.bandwidth, RP_FIELD_BOOL,
-		 0) },
-	{ DOC_AS(rp_config, "verify", test.spec.verify, RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_config, "zerocopy", test.spec.zerocopy, RP_FIELD_BOOL,
+	{ DOC_AS(rp_test, "latency", spec.latency, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_test, "bandwidth", spec.bandwidth, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_test, "verify", spec.verify, RP_FIELD_BOOL, 0) },
+	{ DOC_AS(rp_test, "zerocopy", spec.zerocopy, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
 	{ HOOK("transport", transports_json) },
-	{ DOC_AS(rp_config, "duration_s", test.spec.duration_ns, RP_FIELD_U64,
+	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
 	  .scale = 1e9 },
 	{ HOOK("server", server_json) },
 	{ HOOK("sizes", lists_json) },
-	COUNT(rp_config, "streams", test.spec.streams, RP_FIELD_U32,
+	COUNT(rp_test, "streams", spec.streams, RP_FIELD_U32,
 	      RP_SPEC_MAX_STREAMS, RP_FIELD_ZERO_DFLT),
-	COUNT(rp_config, "threads", test.spec.threads, RP_FIELD_U32,
+	COUNT(rp_test, "threads", spec.threads, RP_FIELD_U32,
 	      RP_SPEC_MAX_THREADS, RP_FIELD_ZERO_DFLT),
-	{ DOC_AS(rp_config, "bidir", test.spec.bidir, RP_FIELD_BOOL, 0) },
-	WAIT(rp_config, test.spec.wait),
-	{ DOC_AS(rp_config, "signal", test.spec.signal, RP_FIELD_U32,
-		 RP_FIELD_SPARSE),
+	{ DOC_AS(rp_test, "bidir", spec.bidir, RP_FIELD_BOOL, 0) },
+	WAIT(rp_test, spec.wait),
+	{ DOC_AS(rp_test, "signal", spec.signal, RP_FIELD_U32, RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_DEPTH },
-	{ DOC_AS(rp_config, "post_list", test.spec.post_list, RP_FIELD_U32,
+	{ DOC_AS(rp_test, "post_list", spec.post_list, RP_FIELD_U32,
 		 RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_DEPTH },
 	{ HOOK("rates", rates_json) },
 	{ HOOK("slo", slo_json) },
-	{ DOC_AS(rp_config, "interval_s", interval_s, RP_FIELD_DOUBLE, 0) },
+	{ DOC_AS(rp_test, "interval_s", interval_s, RP_FIELD_DOUBLE, 0) },
 };
 
 const size_t rp_report_config_n_fields = RP_FIELDS_N(rp_report_config_fields);
@@ -207,11 +200,11 @@ const size_t rp_report_point_n_fields = RP_FIELDS_N(rp_report_point_fields);
 
 /* The test as the user asked for it (not the wire's spec encoding: the
  * user's view has a list of transports, seconds, the server's address). */
-cJSON *rp_report_config_json(const struct rp_config *cfg)
+cJSON *rp_report_config_json(const struct rp_test *test)
 {
 	cJSON *c = cJSON_CreateObject();
 
-	if (c && rp_fields_write(c, cfg, rp_report_config_fields,
+	if (c && rp_fields_write(c, test, rp_report_config_fields,
 				 rp_report_config_n_fields, RP_FIELD_DOC)) {
 		cJSON_Delete(c);
 		return NULL;
@@ -483,14 +476,14 @@ cJSON *rp_report_json_skeleton(cJSON *config, cJSON *hosts, cJSON **results)
 	return doc;
 }
 
-cJSON *rp_report_json_doc(const struct rp_config *cfg,
+cJSON *rp_report_json_doc(const struct rp_test *test,
 			  const struct rp_result *res, size_t n)
 {
 	const struct rp_result *failed = NULL;
 	cJSON *doc, *arr;
 	size_t i;
 
-	doc = rp_report_json_skeleton(rp_report_config_json(cfg),
+	doc = rp_report_json_skeleton(rp_report_config_json(test),
 				      hosts_json(res, n), &arr);
 	if (!doc)
 		return NULL;
@@ -506,10 +499,10 @@ cJSON *rp_report_json_doc(const struct rp_config *cfg,
 	return doc;
 }
 
-int rp_report_json(FILE *f, const struct rp_config *cfg,
+int rp_report_json(FILE *f, const struct rp_test *test,
 		   const struct rp_result *res, size_t n)
 {
-	return rp_report_json_print(f, rp_report_json_doc(cfg, res, n));
+	return rp_report_json_print(f, rp_report_json_doc(test, res, n));
 }
 
 int rp_report_json_print(FILE *f, cJSON *doc)

@@ -37,21 +37,21 @@ void rp_report_rate_add(const struct rp_result *r, cJSON *o)
 		cJSON_AddItemToObject(o, "rate", rate_json(r));
 }
 
-void rp_report_rates_json(const struct rp_config *cfg, cJSON *c)
+void rp_report_rates_json(const struct rp_test *test, cJSON *c)
 {
 	char text[48];
 	cJSON *a;
 	size_t i;
 
-	if (!cfg->test.n_rates)
+	if (!test->n_rates)
 		return;
-	if (cfg->test.load_curve) {
-		cJSON_AddNumberToObject(c, "load_curve", cfg->test.load_curve);
+	if (test->load_curve) {
+		cJSON_AddNumberToObject(c, "load_curve", test->load_curve);
 		return;
 	}
 	a = cJSON_AddArrayToObject(c, "rates");
-	for (i = 0; a && i < cfg->test.n_rates; i++) {
-		rp_rate_text(&cfg->test.rates[i], text, sizeof(text));
+	for (i = 0; a && i < test->n_rates; i++) {
+		rp_rate_text(&test->rates[i], text, sizeof(text));
 		cJSON_AddItemToArray(a, cJSON_CreateString(text));
 	}
 }

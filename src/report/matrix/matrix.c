@@ -13,19 +13,20 @@
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
 
-cJSON *rp_matrix_doc(const struct rp_config *cfg, uint32_t rounds)
+cJSON *rp_matrix_doc(const struct rp_test *test,
+		     const struct rp_matrix_opts *mx, uint32_t rounds)
 {
 	cJSON *doc = cJSON_CreateObject(), *m;
 
 	cJSON_AddStringToObject(doc, "schema", RP_MATRIX_SCHEMA);
 	cJSON_AddStringToObject(doc, "version", RP_VERSION);
-	cJSON_AddItemToObject(doc, "config", rp_report_config_json(cfg));
+	cJSON_AddItemToObject(doc, "config", rp_report_config_json(test));
 	m = cJSON_AddObjectToObject(doc, "matrix");
 	cJSON_AddStringToObject(m, "pairs", "ordered");
-	cJSON_AddBoolToObject(m, "serial", cfg->serial);
+	cJSON_AddBoolToObject(m, "serial", mx->serial);
 	cJSON_AddNumberToObject(m, "rounds", rounds);
-	cJSON_AddNumberToObject(m, "outlier_fraction", cfg->outlier);
-	cJSON_AddNumberToObject(m, "round_timeout_s", cfg->round_timeout_s);
+	cJSON_AddNumberToObject(m, "outlier_fraction", mx->outlier);
+	cJSON_AddNumberToObject(m, "round_timeout_s", mx->round_timeout_s);
 	cJSON_AddArrayToObject(m, "ranks");
 	cJSON_AddArrayToObject(m, "cells");
 	cJSON_AddArrayToObject(m, "tables");

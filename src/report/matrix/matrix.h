@@ -20,7 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/err.h"
-#include "run/config.h"
+#include "run/test.h"
 #include "run/result.h"
 
 #define RP_MATRIX_SCHEMA "rdmaperf-matrix/1"
@@ -53,9 +53,10 @@
 /** rp_matrix_grids - whether @doc's tables carry their grids. */
 bool rp_matrix_grids(const cJSON *doc);
 
-/** rp_matrix_doc - a new document for @cfg, @rounds rounds, no ranks or
+/** rp_matrix_doc - a new document for @test, @rounds rounds, no ranks or
  *  cells yet; NULL on no memory. */
-cJSON *rp_matrix_doc(const struct rp_config *cfg, uint32_t rounds);
+cJSON *rp_matrix_doc(const struct rp_test *test,
+		     const struct rp_matrix_opts *mx, uint32_t rounds);
 
 /** rp_matrix_add_rank - rank @rank: its host, address, server port and
  *  why its server did not start (NULL: it did). Ranks in order. */

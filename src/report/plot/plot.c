@@ -119,7 +119,7 @@ static void name_groups(struct rp_plot *p, const struct gkey *k)
 
 static int group(struct rp_plot *p)
 {
-	struct rp_report_shape sh = rp_report_shape(p->cfg, p->n);
+	struct rp_report_shape sh = rp_report_shape(p->test, p->n);
 	struct gkey *k = calloc(p->n, sizeof(*k));
 	struct slot *s = calloc(p->n, sizeof(*s));
 	struct rp_plot_group *g;
@@ -207,7 +207,7 @@ static void title(struct rp_plot *p)
 		title_transports(m, p->res, p->n);
 		fprintf(m, ": %s", rp_op_name(r->spec.op));
 		title_sizes(m, p->res, p->n);
-		rp_report_test_flags(m, p->cfg, &r->spec);
+		rp_report_test_flags(m, p->test, &r->spec);
 		if (r->spec.duration_ns)
 			fprintf(m, ", %.3g s",
 				(double)r->spec.duration_ns / 1e9);
@@ -224,7 +224,7 @@ static void title(struct rp_plot *p)
 static void subtitle(struct rp_plot *p)
 {
 	const cJSON *c = NULL, *s = NULL;
-	const char *host = p->cfg ? p->cfg->test.host : NULL;
+	const char *host = p->test ? p->test->host : NULL;
 	size_t i;
 
 	for (i = 0; i < p->n && !(c && s); i++) {
@@ -267,7 +267,7 @@ static int draw(struct rp_plot *p)
 		rp_plot_no_data(p);
 		return 0;
 	}
-	if (p->cfg->test.n_rates && p->n % p->cfg->test.n_rates == 0)
+	if (p->test->n_rates && p->n % p->test->n_rates == 0)
 		return rp_plot_load(p);
 	rc = group(p);
 	if (rc)
@@ -294,10 +294,10 @@ static int close_file(FILE *f, const char *path, struct rp_err *why)
 	return 0;
 }
 
-int rp_report_plot(const char *path, const struct rp_config *cfg,
+int rp_report_plot(const char *path, const struct rp_test *test,
 		   const struct rp_result *res, size_t n, struct rp_err *why)
 {
-	struct rp_plot p = { .cfg = cfg, .res = res, .n = res ? n : 0 };
+	struct rp_plot p = { .test = test, .res = res, .n = res ? n : 0 };
 	int rc;
 
 	p.f = fopen(path, "w");

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "report/plot/svg.h"
-#include "run/config.h"
+#include "run/test.h"
 #include "run/result.h"
 
 /** One series: the results of one transport at one queue depth. */
@@ -26,7 +26,7 @@ struct rp_plot_group {
 /** A plot being drawn: the results and how they group into series. */
 struct rp_plot {
 	FILE *f;
-	const struct rp_config *cfg;
+	const struct rp_test *test;
 	const struct rp_result *res;
 	size_t n;
 	size_t *order; /* result indices by group, then size */

@@ -62,19 +62,19 @@ static void curve_name(const struct rp_plot *p, const struct curve *c, size_t k,
 		       char *buf, size_t len)
 {
 	const struct rp_result *r = &p->res[k * c->per];
-	const struct rp_config *cfg = p->cfg;
+	const struct rp_test *test = p->test;
 	size_t per_t = c->n_series /
-		       (cfg->test.n_transports ? cfg->test.n_transports : 1),
+		       (test->n_transports ? test->n_transports : 1),
 	       t = per_t ? k / per_t : 0, i, seen = 0, twice = 0;
 	char sz[32], nth[16] = "";
 
-	for (i = 0; i < cfg->test.n_transports; i++) {
-		seen += i < t && !strcmp(cfg->test.transports[i], r->transport);
-		twice += !strcmp(cfg->test.transports[i], r->transport);
+	for (i = 0; i < test->n_transports; i++) {
+		seen += i < t && !strcmp(test->transports[i], r->transport);
+		twice += !strcmp(test->transports[i], r->transport);
 	}
 	if (twice > 1)
 		snprintf(nth, sizeof(nth), " #%zu", seen + 1);
-	if (cfg->test.n_sizes > 1 || cfg->test.n_depths > 1)
+	if (test->n_sizes > 1 || test->n_depths > 1)
 		snprintf(buf, len, "%s%s %s q%u", r->transport, nth,
 			 rp_units_format_size(r->spec.size_bytes, sz,
 					      sizeof(sz)),
@@ -150,8 +150,7 @@ static void curve_draw(struct rp_plot *p, struct curve *c,
 
 int rp_plot_load(struct rp_plot *p)
 {
-	struct curve c = { .per = p->cfg->test.n_rates ? p->cfg->test.n_rates
-						       : 1 };
+	struct curve c = { .per = p->test->n_rates ? p->test->n_rates : 1 };
 	struct rp_svg_legend_entry *e;
 	char(*names)[64];
 	double *v;

@@ -179,29 +179,29 @@ static int list_get(const struct rp_reader *l, const cJSON *c, const char *key,
 
 /* "transport": one name, or an array of them. */
 static int transports_read(const struct rp_reader *l, const cJSON *c,
-			   struct rp_config *cfg)
+			   struct rp_test *test)
 {
 	const cJSON *t = rp_read_get(c, "transport"), *a, *e;
-	char(*names)[RP_SPEC_NAME_LEN] = cfg->test.transports;
+	char(*names)[RP_SPEC_NAME_LEN] = test->transports;
 	int err;
 
 	if (cJSON_IsString(t)) {
 		snprintf(names[0], sizeof(names[0]), "%s", t->valuestring);
-		cfg->test.n_transports = 1;
+		test->n_transports = 1;
 		return 0;
 	}
 	err = list_get(l, c, "transport", RP_MAX_TRANSPORTS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		snprintf(names[cfg->test.n_transports++], sizeof(names[0]),
-			 "%s", cJSON_IsString(e) ? e->valuestring : "");
+		snprintf(names[test->n_transports++], sizeof(names[0]), "%s",
+			 cJSON_IsString(e) ? e->valuestring : "");
 	}
 	return err;
 }
 
 /* The sweep's sizes and depths, and the pinned CPUs. */
 static int lists_read(const struct rp_reader *l, const cJSON *c,
-		      struct rp_config *cfg)
+		      struct rp_test *test)
 {
 	const cJSON *a, *e;
 	int err;
@@ -209,29 +209,28 @@ static int lists_read(const struct rp_reader *l, const cJSON *c,
 	err = list_get(l, c, "sizes", RP_MAX_SIZES, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		cfg->test.sizes[cfg->test.n_sizes++] =
+		test->sizes[test->n_sizes++] =
 			rp_read_item_u64(e, RP_SPEC_MAX_SIZE);
 	}
 	if (!err)
 		err = list_get(l, c, "queue_depths", RP_MAX_DEPTHS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		cfg->test.depths[cfg->test.n_depths++] =
+		test->depths[test->n_depths++] =
 			(uint32_t)rp_read_item_u64(e, RP_SPEC_MAX_DEPTH);
 	}
 	if (!err)
 		err = list_get(l, c, "cpus", RP_MAX_CPUS, &a);
 	cJSON_ArrayForEach(e, a)
 	{
-		cfg->test.cpus[cfg->test.n_cpus++] =
-			(int)rp_read_item_u64(e, INT_MAX);
+		test->cpus[test->n_cpus++] = (int)rp_read_item_u64(e, INT_MAX);
 	}
 	return err;
 }
 
 /* --slo's target and tolerance, as json/doc.c wrote them. */
 static int slo_read(const struct rp_reader *l, const cJSON *c,
-		    struct rp_config *cfg)
+		    struct rp_test *test)
 {
 	const cJSON *t = rp_read_get(c, "slo");
 	double tol = rp_read_num(c, "slo_tolerance_pct");
@@ -240,36 +239,36 @@ static int slo_read(const struct rp_reader *l, const cJSON *c,
 	if (!t)
 		return 0;
 	if (!cJSON_IsString(t) ||
-	    rp_expect_parse(t->valuestring, &cfg->test.slo, err, sizeof(err)) ||
-	    cfg->test.slo.n != 1)
+	    rp_expect_parse(t->valuestring, &test->slo, err, sizeof(err)) ||
+	    test->slo.n != 1)
 		return rp_errf(l->why, -EINVAL,
 			       "%s: config.slo is not one latency target",
 			       l->path);
 	if (tol > 0 && tol <= 100)
-		cfg->test.slo_tolerance = tol / 100;
+		test->slo_tolerance = tol / 100;
 	return 0;
 }
 
 static int config_read(const struct rp_reader *l, const cJSON *c,
 		       struct rp_report_doc *doc)
 {
-	struct rp_config *cfg = &doc->cfg;
-	struct rp_spec *sp = &cfg->test.spec;
+	struct rp_test *test = &doc->test;
+	struct rp_spec *sp = &test->spec;
 	int err;
 
-	rp_fields_read(c, cfg, rp_report_config_fields,
+	rp_fields_read(c, test, rp_report_config_fields,
 		       rp_report_config_n_fields, RP_FIELD_DOC);
 	rp_read_str(c, "server", doc->host, sizeof(doc->host));
-	cfg->test.port = (uint16_t)rp_read_u64(c, "port", UINT16_MAX);
-	err = transports_read(l, c, cfg);
+	test->port = (uint16_t)rp_read_u64(c, "port", UINT16_MAX);
+	err = transports_read(l, c, test);
 	if (!err)
-		err = lists_read(l, c, cfg);
+		err = lists_read(l, c, test);
 	if (!err)
-		err = rp_read_rates(l, c, cfg);
+		err = rp_read_rates(l, c, test);
 	if (!err)
-		err = slo_read(l, c, cfg);
+		err = slo_read(l, c, test);
 	snprintf(sp->transport, sizeof(sp->transport), "%s",
-		 cfg->test.transports[0]);
+		 test->transports[0]);
 	return err;
 }
 
@@ -325,7 +324,7 @@ static int results_read(struct rp_reader *l, const cJSON *root,
 		struct rp_result *r = &doc->res[doc->n++];
 
 		l->index = doc->n - 1;
-		err = rp_read_result(l, e, &doc->cfg, r);
+		err = rp_read_result(l, e, &doc->test, r);
 		if (err) /* its reason is in l->why */
 			return err;
 	}
@@ -352,8 +351,7 @@ int rp_report_load(const char *path, struct rp_report_doc *doc,
 	int err;
 
 	memset(doc, 0, sizeof(*doc));
-	doc->cfg.mode = RP_MODE_CLIENT;
-	doc->cfg.test.host = doc->host;
+	doc->test.host = doc->host;
 	err = rp_read_parse(&l, &root);
 	if (!err)
 		err = check_doc(&l, root);

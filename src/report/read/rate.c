@@ -28,16 +28,16 @@ void rp_read_rate(const cJSON *o, struct rp_result *r)
 }
 
 int rp_read_rates(const struct rp_reader *l, const cJSON *c,
-		  struct rp_config *cfg)
+		  struct rp_test *test)
 {
 	const cJSON *a = rp_read_get(c, "rates"), *e;
 	char err[160];
 
-	cfg->test.load_curve = (unsigned int)rp_read_u64(
-		c, "load_curve", RP_RATE_MAX_POINTS - 1);
-	if (cfg->test.load_curve) {
-		rp_rate_curve(cfg->test.rates, cfg->test.load_curve);
-		cfg->test.n_rates = cfg->test.load_curve + 1;
+	test->load_curve = (unsigned int)rp_read_u64(c, "load_curve",
+						     RP_RATE_MAX_POINTS - 1);
+	if (test->load_curve) {
+		rp_rate_curve(test->rates, test->load_curve);
+		test->n_rates = test->load_curve + 1;
 		return 0;
 	}
 	if (cJSON_GetArraySize(a) > RP_RATE_MAX_POINTS)
@@ -51,11 +51,11 @@ int rp_read_rates(const struct rp_reader *l, const cJSON *c,
 
 		if (!cJSON_IsString(e) ||
 		    rp_rate_parse_list(e->valuestring,
-				       &cfg->test.rates[cfg->test.n_rates], 1,
-				       &one, err, sizeof(err)))
+				       &test->rates[test->n_rates], 1, &one,
+				       err, sizeof(err)))
 			return rp_errf(l->why, -EINVAL, "%s: config.rates: %s",
 				       l->path, err);
-		cfg->test.n_rates++;
+		test->n_rates++;
 	}
 	return 0;
 }

@@ -86,10 +86,10 @@ double rp_read_ns(double us);
  *  @s in ns; missing fields read as 0. */
 void rp_read_summary(const cJSON *o, struct rp_hist_summary *s);
 
-/** rp_read_rates (rate.c) - the config's "rates" or "load_curve" into @cfg.
+/** rp_read_rates (rate.c) - the config's "rates" or "load_curve" into @test.
  *  Return: 0, or -EINVAL with the reason in @l->why. */
 int rp_read_rates(const struct rp_reader *l, const cJSON *c,
-		  struct rp_config *cfg);
+		  struct rp_test *test);
 
 /** rp_read_rate - a result's "rate" (what json/rate.c writes), if any,
  *  into @r. */
@@ -97,12 +97,12 @@ void rp_read_rate(const cJSON *o, struct rp_result *r);
 
 /**
  * rp_read_result - the result object @o, as rp_report_json_doc() wrote
- * it, into the zeroed @r: its point's spec starts from @cfg's; hosts are
+ * it, into the zeroed @r: its point's spec starts from @test's; hosts are
  * not read here. What @r owns is freed by rp_result_fini(), also after a
  * failure. Return: 0, -EINVAL (a list longer than its array) or -ENOMEM,
  * with the reason in @l->why.
  */
 int rp_read_result(const struct rp_reader *l, const cJSON *o,
-		   const struct rp_config *cfg, struct rp_result *r);
+		   const struct rp_test *test, struct rp_result *r);
 
 #endif

@@ -198,7 +198,7 @@ static int interval_read(const struct rp_reader *l, const cJSON *o,
 /* "intervals" and "interval_range"; without a range, the interval asked
  * for is the config's. */
 static int intervals_read(const struct rp_reader *l, const cJSON *o,
-			  const struct rp_config *cfg, struct rp_result *r)
+			  const struct rp_test *test, struct rp_result *r)
 {
 	const cJSON *a = rp_read_get(o, "intervals"), *e;
 	const cJSON *range = rp_read_get(o, "interval_range");
@@ -207,7 +207,7 @@ static int intervals_read(const struct rp_reader *l, const cJSON *o,
 
 	r->has_interval_range = cJSON_IsObject(range);
 	r->interval_s = r->has_interval_range ? rp_read_num(range, "interval_s")
-					      : cfg->interval_s;
+					      : test->interval_s;
 	r->interval_min_bps = rp_read_num(range, "min_bits_per_second");
 	r->interval_max_bps = rp_read_num(range, "max_bits_per_second");
 	if (n > RP_READ_MAX_INTERVALS)
@@ -270,13 +270,13 @@ static int info_read(const cJSON *o, const char *one, const char *all,
 
 /* What the point was (its spec starts from the config's: warm-up, phases
  * and verify are not repeated per result), how it ended, the notes. */
-static void point_read(const cJSON *o, const struct rp_config *cfg,
+static void point_read(const cJSON *o, const struct rp_test *test,
 		       struct rp_result *r)
 {
 	const cJSON *err = rp_read_get(o, "error");
 	const cJSON *phase = rp_read_get(o, "phase");
 
-	r->spec = cfg->test.spec;
+	r->spec = test->spec;
 	rp_fields_read(o, r, rp_report_point_fields, rp_report_point_n_fields,
 		       RP_FIELD_DOC);
 	memcpy(r->spec.transport, r->transport, sizeof(r->transport));
@@ -330,7 +330,7 @@ static int extras_read(const cJSON *o, struct rp_result *r)
 }
 
 int rp_read_result(const struct rp_reader *l, const cJSON *o,
-		   const struct rp_config *cfg, struct rp_result *r)
+		   const struct rp_test *test, struct rp_result *r)
 {
 	const cJSON *cpu = rp_read_get(o, "cpu");
 	int err;
@@ -339,14 +339,14 @@ int rp_read_result(const struct rp_reader *l, const cJSON *o,
 		return rp_errf(l->why, -EINVAL,
 			       "%s: result %zu is not an object", l->path,
 			       l->index);
-	point_read(o, cfg, r);
+	point_read(o, test, r);
 	err = figures_read(l, o, r);
 	if (!err)
 		err = dirs_read(l, o, r);
 	if (!err)
 		rp_read_rate(o, r);
 	if (!err)
-		err = intervals_read(l, o, cfg, r);
+		err = intervals_read(l, o, test, r);
 	if (err)
 		return err;
 	side_read(rp_read_get(cpu, "client"), &r->client);

@@ -13,9 +13,9 @@
 #include "report/priv.h"
 #include "report/text/text.h"
 
-struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n)
+struct rp_report_shape rp_report_shape(const struct rp_test *test, size_t n)
 {
-	size_t p = rp_config_points(cfg);
+	size_t p = rp_test_points(test);
 	struct rp_report_shape one = { .n_points = 1, .n_transports = n };
 
 	if (p <= 1 || n < p || n % p)
@@ -47,7 +47,7 @@ void rp_report_text_clock(FILE *f, const struct rp_result *r)
 		"clock", src->valuestring, ns->valuedouble / 1e3, "");
 }
 
-void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
+void rp_report_test_flags(FILE *f, const struct rp_test *test,
 			  const struct rp_spec *sp)
 {
 	size_t i;
@@ -65,23 +65,23 @@ void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
 		fprintf(f, ", signal 1 in %u", sp->signal);
 	if (sp->post_list)
 		fprintf(f, ", post list %u", sp->post_list);
-	for (i = 0; i < cfg->test.n_cpus; i++)
-		fprintf(f, "%s%d", i ? "," : ", on cpus ", cfg->test.cpus[i]);
+	for (i = 0; i < test->n_cpus; i++)
+		fprintf(f, "%s%d", i ? "," : ", on cpus ", test->cpus[i]);
 }
 
-void rp_report_server_line(FILE *f, const struct rp_config *cfg,
+void rp_report_server_line(FILE *f, const struct rp_test *test,
 			   const struct rp_result *r)
 {
 	if (rp_report_text_file(f, "file", r) || !strcmp(r->transport, "file"))
 		return; /* a local transport: no server */
 	fprintf(f, "  server %s (%s port %u)%s\n",
 		rp_report_host_name(r->server_host),
-		cfg->test.host ? cfg->test.host : "?", cfg->test.port,
+		test->host ? test->host : "?", test->port,
 		r->spec.verify ? ", payload verified" : "");
 }
 
 /* Size and depth of point @p (size-major), from the sweep's lists. */
-void rp_report_point_cells(FILE *f, const struct rp_config *cfg,
+void rp_report_point_cells(FILE *f, const struct rp_test *test,
 			   const struct rp_result *r, size_t p)
 {
 	size_t si, di, ri;
@@ -89,45 +89,45 @@ void rp_report_point_cells(FILE *f, const struct rp_config *cfg,
 	uint32_t depth;
 	char sz[32];
 
-	rp_config_point(cfg, p, &si, &di, &ri);
-	size = cfg->test.n_sizes ? cfg->test.sizes[si] : r->spec.size_bytes;
-	depth = cfg->test.n_depths ? cfg->test.depths[di] : r->spec.queue_depth;
+	rp_test_point(test, p, &si, &di, &ri);
+	size = test->n_sizes ? test->sizes[si] : r->spec.size_bytes;
+	depth = test->n_depths ? test->depths[di] : r->spec.queue_depth;
 
 	fprintf(f, "  %9s %5u", rp_units_format_size(size, sz, sizeof(sz)),
 		depth);
 }
 
 /* "rdmaperf V: tcp write sweep, 6 points (3 sizes x 2 depths)..." */
-void rp_report_text_title(FILE *f, const struct rp_config *cfg,
+void rp_report_text_title(FILE *f, const struct rp_test *test,
 			  const struct rp_result *res,
 			  struct rp_report_shape shape)
 {
-	size_t t, ns = cfg->test.n_sizes ? cfg->test.n_sizes : 1;
-	size_t nd = cfg->test.n_depths ? cfg->test.n_depths : 1;
+	size_t t, ns = test->n_sizes ? test->n_sizes : 1;
+	size_t nd = test->n_depths ? test->n_depths : 1;
 	char name[RP_SPEC_NAME_LEN + 24];
 
 	fprintf(f, "rdmaperf %s: ", RP_VERSION);
 	if (shape.n_transports == 1)
 		fprintf(f, "%s ", res[0].transport);
 	fprintf(f, "%s %s, %zu points (%zu size%s x %zu depth%s",
-		rp_op_name(cfg->test.spec.op),
-		cfg->test.load_curve ? "load curve" : "sweep", shape.n_points,
-		ns, ns == 1 ? "" : "s", nd, nd == 1 ? "" : "s");
-	if (cfg->test.n_rates)
-		fprintf(f, " x %zu rate%s", cfg->test.n_rates,
-			cfg->test.n_rates == 1 ? "" : "s");
+		rp_op_name(test->spec.op),
+		test->load_curve ? "load curve" : "sweep", shape.n_points, ns,
+		ns == 1 ? "" : "s", nd, nd == 1 ? "" : "s");
+	if (test->n_rates)
+		fprintf(f, " x %zu rate%s", test->n_rates,
+			test->n_rates == 1 ? "" : "s");
 	fputc(')', f);
 	for (t = 0; shape.n_transports > 1 && t < shape.n_transports; t++) {
 		rp_report_column(res, shape.n_transports, shape.n_points, t,
 				 name, sizeof(name));
 		fprintf(f, "%s%s", t ? ", " : " on ", name);
 	}
-	rp_report_test_flags(f, cfg, &cfg->test.spec);
-	if (cfg->test.spec.duration_ns)
+	rp_report_test_flags(f, test, &test->spec);
+	if (test->spec.duration_ns)
 		fprintf(f, ", %.1f s per point",
-			(double)cfg->test.spec.duration_ns / 1e9);
+			(double)test->spec.duration_ns / 1e9);
 	fputc('\n', f);
-	rp_report_server_line(f, cfg, &res[0]);
+	rp_report_server_line(f, test, &res[0]);
 }
 
 static bool same_note(const struct rp_result *a, const struct rp_result *b)

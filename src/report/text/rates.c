@@ -18,14 +18,14 @@ static void load_head(FILE *f, const char *transport)
 		"ops/s", "ops/s", "p50", "p99", "p99.9", "p50", "p99");
 }
 
-static void load_row(FILE *f, const struct rp_config *cfg,
+static void load_row(FILE *f, const struct rp_test *test,
 		     const struct rp_result *r, size_t p)
 {
 	const struct rp_hist_summary *c = &r->dir[RP_DIR_C2S].flow.corrected;
 	const struct rp_hist_summary *l = &r->flow.latency;
 	char offered[32];
 
-	rp_report_point_cells(f, cfg, r, p);
+	rp_report_point_cells(f, test, r, p);
 	if (r->spec.rate)
 		snprintf(offered, sizeof(offered), "%llu",
 			 (unsigned long long)r->spec.rate);
@@ -48,17 +48,17 @@ static void load_row(FILE *f, const struct rp_config *cfg,
 		rp_result_saturated(r) ? "  SATURATED" : "");
 }
 
-void rp_report_text_load(FILE *f, const struct rp_config *cfg,
+void rp_report_text_load(FILE *f, const struct rp_test *test,
 			 const struct rp_result *res,
 			 struct rp_report_shape shape)
 {
 	size_t t, p, np = shape.n_points;
 
-	rp_report_text_title(f, cfg, res, shape);
+	rp_report_text_title(f, test, res, shape);
 	for (t = 0; t < shape.n_transports; t++) {
 		load_head(f, res[t * np].transport);
 		for (p = 0; p < np; p++)
-			load_row(f, cfg, &res[t * np + p], p);
+			load_row(f, test, &res[t * np + p], p);
 	}
 	fprintf(f,
 		"\n  corrected: from each operation's intended start on a "

@@ -226,13 +226,13 @@ static void sweep_head(FILE *f)
 	fputc('\n', f);
 }
 
-static void sweep_row(FILE *f, const struct rp_config *cfg,
+static void sweep_row(FILE *f, const struct rp_test *test,
 		      const struct rp_result *r, size_t p)
 {
 	char it[32];
 	size_t k;
 
-	rp_report_point_cells(f, cfg, r, p);
+	rp_report_point_cells(f, test, r, p);
 	if (r->spec.duration_ns)
 		snprintf(it, sizeof(it), "%.1f s",
 			 (double)r->spec.duration_ns / 1e9);
@@ -249,22 +249,22 @@ static void sweep_row(FILE *f, const struct rp_config *cfg,
 	fputc('\n', f);
 }
 
-void rp_report_text_sweep(FILE *f, const struct rp_config *cfg,
+void rp_report_text_sweep(FILE *f, const struct rp_test *test,
 			  const struct rp_result *res, size_t n)
 {
 	struct rp_report_shape shape = { .n_points = n, .n_transports = 1 };
 	size_t p;
 
-	rp_report_text_title(f, cfg, res, shape);
+	rp_report_text_title(f, test, res, shape);
 	sweep_head(f);
 	for (p = 0; p < n; p++)
-		sweep_row(f, cfg, &res[p], p);
+		sweep_row(f, test, &res[p], p);
 	rp_report_text_notes(f, res, n);
 }
 
 /* One metric's table: a row per point, a column per transport, then the
  * ratio of each other transport to the first. */
-static void metric_table(FILE *f, const struct rp_config *cfg,
+static void metric_table(FILE *f, const struct rp_test *test,
 			 const struct rp_result *res, struct rp_report_shape sh,
 			 const struct figure *g)
 {
@@ -285,7 +285,7 @@ static void metric_table(FILE *f, const struct rp_config *cfg,
 	}
 	fputc('\n', f);
 	for (p = 0; p < np; p++) {
-		rp_report_point_cells(f, cfg, &res[p], p);
+		rp_report_point_cells(f, test, &res[p], p);
 		for (t = 0; t < sh.n_transports; t++)
 			cell(f, &res[t * np + p], g);
 		for (t = 1; t < sh.n_transports; t++)
@@ -309,15 +309,15 @@ static void failures(FILE *f, const struct rp_result *res, size_t n)
 				res[i].error);
 }
 
-void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
+void rp_report_text_matrix(FILE *f, const struct rp_test *test,
 			   const struct rp_result *res,
 			   struct rp_report_shape shape)
 {
 	size_t k, n = shape.n_points * shape.n_transports;
 
-	rp_report_text_title(f, cfg, res, shape);
+	rp_report_text_title(f, test, res, shape);
 	for (k = 0; k < N_OF(matrix_figs); k++)
-		metric_table(f, cfg, res, shape, &matrix_figs[k]);
+		metric_table(f, test, res, shape, &matrix_figs[k]);
 	fputc('\n', f);
 	failures(f, res, n);
 	rp_report_text_files(f, res, shape.n_transports, shape.n_points);

@@ -23,7 +23,7 @@ static void lat_row(FILE *f, const char *name, const struct rp_hist_summary *s)
 		s->p99 / 1e3, s->p99_9 / 1e3, s->max / 1e3);
 }
 
-static void header(FILE *f, const struct rp_config *cfg,
+static void header(FILE *f, const struct rp_test *test,
 		   const struct rp_result *r)
 {
 	char sz[32];
@@ -32,13 +32,13 @@ static void header(FILE *f, const struct rp_config *cfg,
 		RP_VERSION, r->transport, rp_op_name(r->spec.op),
 		rp_units_format_size(r->spec.size_bytes, sz, sizeof(sz)),
 		r->spec.queue_depth);
-	rp_report_test_flags(f, cfg, &r->spec);
+	rp_report_test_flags(f, test, &r->spec);
 	if (r->spec.duration_ns)
 		fprintf(f, ", %.1f s\n", (double)r->spec.duration_ns / 1e9);
 	else
 		fprintf(f, ", %llu operations\n",
 			(unsigned long long)r->spec.iterations);
-	rp_report_server_line(f, cfg, r);
+	rp_report_server_line(f, test, r);
 }
 
 /* The throughput phase: the total, then each direction and stream. */
@@ -89,9 +89,9 @@ static void latency(FILE *f, const struct rp_result *r)
 	rp_report_text_clock(f, r);
 }
 
-static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
+static void one(FILE *f, const struct rp_test *test, const struct rp_result *r)
 {
-	header(f, cfg, r);
+	header(f, test, r);
 	if (r->has_bandwidth)
 		throughput(f, r);
 	latency(f, r);
@@ -115,29 +115,29 @@ static void one(FILE *f, const struct rp_config *cfg, const struct rp_result *r)
 		fprintf(f, "  FAILED (%s): %s\n", r->error_code, r->error);
 }
 
-void rp_report_text(FILE *f, const struct rp_config *cfg,
+void rp_report_text(FILE *f, const struct rp_test *test,
 		    const struct rp_result *res, size_t n)
 {
-	struct rp_report_shape shape = rp_report_shape(cfg, n);
+	struct rp_report_shape shape = rp_report_shape(test, n);
 	size_t i;
 
-	if (shape.n_points > 1 && cfg->test.n_rates) {
-		rp_report_text_load(f, cfg, res, shape);
+	if (shape.n_points > 1 && test->n_rates) {
+		rp_report_text_load(f, test, res, shape);
 		rp_report_text_verdicts(f, res, n);
 		rp_report_text_repeats(f, res, n);
 	} else if (shape.n_points > 1 && shape.n_transports == 1) {
-		rp_report_text_sweep(f, cfg, res, n);
+		rp_report_text_sweep(f, test, res, n);
 		rp_report_text_verdicts(f, res, n);
 		rp_report_text_repeats(f, res, n);
 	} else if (shape.n_points > 1) {
-		rp_report_text_matrix(f, cfg, res, shape);
+		rp_report_text_matrix(f, test, res, shape);
 		rp_report_text_verdicts(f, res, n);
 		rp_report_text_repeats(f, res, n);
 	} else {
 		for (i = 0; i < n; i++) {
 			if (i)
 				fputc('\n', f);
-			one(f, cfg, &res[i]);
+			one(f, test, &res[i]);
 		}
 		if (n > 1)
 			rp_report_text_compare(f, res, n);

@@ -24,9 +24,9 @@ struct rp_report_shape {
 	size_t n_transports;
 };
 
-/** rp_report_shape - the shape of @n results of @cfg; one point per result
+/** rp_report_shape - the shape of @n results of @test; one point per result
  *  when @n does not divide into the sweep's points. */
-struct rp_report_shape rp_report_shape(const struct rp_config *cfg, size_t n);
+struct rp_report_shape rp_report_shape(const struct rp_test *test, size_t n);
 
 /** rp_report_host_name - "hostname" of a host-info object, or "?". */
 const char *rp_report_host_name(const cJSON *h);
@@ -34,23 +34,23 @@ const char *rp_report_host_name(const cJSON *h);
 /** rp_report_test_flags - ", 4 streams over 2 threads, wait event, both
  *  directions, on cpus 2,3": what differs from one stream, one thread,
  *  busy-polling, one way, no pinning. */
-void rp_report_test_flags(FILE *f, const struct rp_config *cfg,
+void rp_report_test_flags(FILE *f, const struct rp_test *test,
 			  const struct rp_spec *sp);
 
 /** rp_report_server_line - "  server NAME (HOST port N)" and a newline. */
-void rp_report_server_line(FILE *f, const struct rp_config *cfg,
+void rp_report_server_line(FILE *f, const struct rp_test *test,
 			   const struct rp_result *r);
 
 /** rp_report_text_clock - a line when the client's clock (its host info)
  *  took RP_CLOCK_SLOW_NS or more a read and @r has latency figures. */
 void rp_report_text_clock(FILE *f, const struct rp_result *r);
 
-/** rp_report_point_cells - size and depth of point @p of @cfg's sweep. */
-void rp_report_point_cells(FILE *f, const struct rp_config *cfg,
+/** rp_report_point_cells - size and depth of point @p of @test's sweep. */
+void rp_report_point_cells(FILE *f, const struct rp_test *test,
 			   const struct rp_result *r, size_t p);
 
 /** rp_report_text_title - a sweep's first line and the server's. */
-void rp_report_text_title(FILE *f, const struct rp_config *cfg,
+void rp_report_text_title(FILE *f, const struct rp_test *test,
 			  const struct rp_result *res,
 			  struct rp_report_shape shape);
 
@@ -65,19 +65,19 @@ void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n);
 void rp_report_text_compare(FILE *f, const struct rp_result *res, size_t n);
 
 /** rp_report_text_sweep - one transport's sweep: a row per point. */
-void rp_report_text_sweep(FILE *f, const struct rp_config *cfg,
+void rp_report_text_sweep(FILE *f, const struct rp_test *test,
 			  const struct rp_result *res, size_t n);
 
 /** rp_report_text_matrix - several transports' sweeps: a table per metric,
  *  a column per transport, ratios to the first. */
-void rp_report_text_matrix(FILE *f, const struct rp_config *cfg,
+void rp_report_text_matrix(FILE *f, const struct rp_test *test,
 			   const struct rp_result *res,
 			   struct rp_report_shape shape);
 
 /* text/rates.c */
 
 /** rp_report_text_load - a sweep with rates: a table per transport. */
-void rp_report_text_load(FILE *f, const struct rp_config *cfg,
+void rp_report_text_load(FILE *f, const struct rp_test *test,
 			 const struct rp_result *res,
 			 struct rp_report_shape shape);
 
