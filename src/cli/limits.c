@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * What a server grants one test (--max-memory, --max-streams, --max-size,
- * --max-time): each within what the protocol itself allows, so a server
- * can only be made stricter than the spec's own bounds. And how long
- * either side waits for a sign of life (--stall-timeout).
+ * What a server grants (--max-tests at once; for each, --max-streams,
+ * --max-size, --max-time; --max-memory across them): each within what the
+ * protocol itself allows, so a server can only be made stricter than the spec's
+ * own bounds. And how long either side waits for a sign of life
+ * (--stall-timeout).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +38,16 @@ int rp_cli_o_max_size(struct parse *p, const char *arg)
 	p->set_server_only = "--max-size";
 	return size_in(p, "--max-size", arg, 1, RP_SPEC_MAX_SIZE,
 		       &p->cfg->limits.max_size);
+}
+
+int rp_cli_o_max_tests(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_cli_num_in(p, "--max-tests", arg, 1, RP_MAX_TESTS, &v);
+
+	p->set_server_only = "--max-tests";
+	p->cfg->limits.max_tests = (uint32_t)v;
+	return err;
 }
 
 int rp_cli_o_max_streams(struct parse *p, const char *arg)

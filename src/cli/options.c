@@ -176,6 +176,7 @@ enum {
 	O_PLOT,
 	O_REPORT,
 	O_MAX_MEMORY,
+	O_MAX_TESTS,
 	O_MAX_STREAMS,
 	O_MAX_SIZE,
 	O_MAX_TIME,
@@ -281,8 +282,10 @@ static const struct opt opts[] = {
 	{ "round-timeout", O_ROUND_TIMEOUT, 1, rp_cli_o_round_timeout, "SEC",
 	  "--matrix: end the job if a round lasts longer (600)" },
 	{ "once", O_ONCE, 0, o_once, NULL, "server: exit after one test" },
+	{ "max-tests", O_MAX_TESTS, 1, rp_cli_o_max_tests, "N",
+	  "server: tests at once (default 1; the rest told busy)" },
 	{ "max-memory", O_MAX_MEMORY, 1, rp_cli_o_max_memory, "SIZE",
-	  "server: buffers one test may use (default 2G)" },
+	  "server: buffers of all its tests at once (default 2G)" },
 	{ "max-streams", O_MAX_STREAMS, 1, rp_cli_o_max_streams, "N",
 	  "server: streams one test may open (default 128)" },
 	{ "max-size", O_MAX_SIZE, 1, rp_cli_o_max_size, "SIZE",
@@ -372,6 +375,7 @@ static void defaults(struct rp_config *cfg)
 	cfg->test.port = RP_PROTO_DEFAULT_PORT;
 	rp_cli_matrix_defaults(cfg);
 	cfg->limits = (struct rp_limits){
+		.max_tests = 1,
 		.max_memory = RP_SPEC_MAX_MEM,
 		.max_streams = RP_SPEC_MAX_STREAMS,
 		.max_size = RP_SPEC_MAX_SIZE,
@@ -398,9 +402,10 @@ static bool report_ok(int val)
 static bool server_ok(int val)
 {
 	static const int ok[] = {
-		's',	    'a',	'p',	 'h',	       'V',
-		O_ONCE,	    O_QUIET,	O_CPU,	 O_MAX_MEMORY, O_MAX_STREAMS,
-		O_MAX_SIZE, O_MAX_TIME, O_ALLOW, O_AUTH_KEY,   O_STALL_TIMEOUT,
+		's',	     'a',	 'p',	  'h',		'V',
+		O_ONCE,	     O_QUIET,	 O_CPU,	  O_MAX_MEMORY, O_MAX_STREAMS,
+		O_MAX_SIZE,  O_MAX_TIME, O_ALLOW, O_AUTH_KEY,	O_STALL_TIMEOUT,
+		O_MAX_TESTS,
 	};
 	size_t i;
 

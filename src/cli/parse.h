@@ -77,6 +77,7 @@ void rp_cli_xopts_usage(FILE *f);
 /* limits.c: what a server grants a test (--max-*), and the checks of
  * which options belong to which side */
 int rp_cli_o_max_memory(struct parse *p, const char *arg);
+int rp_cli_o_max_tests(struct parse *p, const char *arg);
 int rp_cli_o_max_streams(struct parse *p, const char *arg);
 int rp_cli_o_max_size(struct parse *p, const char *arg);
 int rp_cli_o_max_time(struct parse *p, const char *arg);

@@ -33,12 +33,16 @@ enum rp_mode {
 };
 
 #define RP_MAX_ALLOW		16   /* --allow prefixes */
+#define RP_MAX_TESTS		64   /* --max-tests: a server's tests at once */
 #define RP_LIMIT_TIME_DEFAULT_S 3600 /* --max-time */
 #define RP_AUTH_KEY_MAX		256  /* --auth-key: bytes of the shared key */
 
-/** What a server grants one test (--max-*): a spec beyond any of them is
- *  refused, with a clear ERROR, before anything is allocated. */
+/** What a server grants (--max-*): a spec beyond any of them is refused,
+ *  with a clear ERROR, before anything is allocated. Each bounds one test,
+ *  but for --max-memory, which is a budget shared by the tests that run at
+ *  once (--max-tests). */
 struct rp_limits {
+	uint32_t max_tests;   /* tests at once (0 reads as 1) */
 	uint64_t max_memory;  /* bytes of buffers, all streams, this side */
 	uint32_t max_streams; /* streams per direction */
 	uint64_t max_size;    /* bytes per message */

@@ -16,7 +16,7 @@ uint64_t rp_limits_memory(const struct rp_spec *sp)
 	return sp->size_bytes * sp->queue_depth * streams * (sp->bidir ? 2 : 1);
 }
 
-static const char *mib(uint64_t bytes, char *buf, size_t len)
+const char *rp_limits_size(uint64_t bytes, char *buf, size_t len)
 {
 	if (bytes >= (1ULL << 20) && !(bytes & ((1ULL << 20) - 1)))
 		snprintf(buf, len, "%llu MiB",
@@ -36,8 +36,8 @@ int rp_limits_check(const struct rp_limits *l, const struct rp_spec *sp,
 		snprintf(why, len,
 			 "message size %s is over this server's "
 			 "--max-size %s",
-			 mib(sp->size_bytes, a, sizeof(a)),
-			 mib(l->max_size, b, sizeof(b)));
+			 rp_limits_size(sp->size_bytes, a, sizeof(a)),
+			 rp_limits_size(l->max_size, b, sizeof(b)));
 	else if (streams > l->max_streams)
 		snprintf(why, len,
 			 "%llu streams are over this server's "
@@ -48,8 +48,8 @@ int rp_limits_check(const struct rp_limits *l, const struct rp_spec *sp,
 			 "size x depth x streams%s = %s is over "
 			 "this server's --max-memory %s",
 			 sp->bidir ? " x 2 (bidir)" : "",
-			 mib(rp_limits_memory(sp), a, sizeof(a)),
-			 mib(l->max_memory, b, sizeof(b)));
+			 rp_limits_size(rp_limits_memory(sp), a, sizeof(a)),
+			 rp_limits_size(l->max_memory, b, sizeof(b)));
 	else if (sp->duration_ns > l->max_time_ns)
 		snprintf(why, len,
 			 "a %.0f s phase is over this server's "

@@ -10,6 +10,10 @@
 /** rp_limits_memory - the buffer bytes a side allocates for @sp. */
 uint64_t rp_limits_memory(const struct rp_spec *sp);
 
+/** rp_limits_size - @bytes as "N MiB" when whole MiB, else "N bytes", in
+ *  @buf. Return: @buf. */
+const char *rp_limits_size(uint64_t bytes, char *buf, size_t len);
+
 /**
  * rp_limits_check - whether @sp stays within @l.
  * Return: 0, or -EPERM with the limit it passes named in @why.

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * Server driver. The main thread accepts control connections, each on a
- * thread of its own (struct rp_conn); one at a time holds the test slot
- * and runs a test (session.c, server_phase.c); a client that arrives
- * meanwhile is told ERROR "busy" and closed.
+ * thread of its own (struct rp_conn); each of --max-tests slots (one by
+ * default) holds one test (session.c, server_phase.c); a client that
+ * arrives while every slot is taken is told ERROR "busy" and closed. The
+ * tests at once share --max-memory's budget; each has its own number,
+ * which its log lines carry.
  *
  *   no --auth-key:  accept -> slot taken -> HELLO -> TEST ... -> slot free
  *   --auth-key:     accept -> gate (HELLO, proof; no slot held)
- *                     -> proof good: claim the slot -> HELLO -> TEST ...
- *                                    slot taken: ERROR "busy", close
+ *                     -> proof good: claim a slot -> HELLO -> TEST ...
+ *                                    none free: ERROR "busy", close
  *
  * The gate holds at most RP_GATE_MAX connections, RP_GATE_PER_SOURCE from
  * one address, for one control timeout each: a peer without the key can
@@ -32,7 +34,7 @@
 #define STR_(x)	       #x
 #define STR(x)	       STR_(x)
 
-#define BUSY_TEXT "server is running another test; try again later"
+#define BUSY_TEXT "every test slot of this server is taken; try again later"
 #define GATE_TEXT "too many connections are authenticating; try again later"
 
 static void peer_name(rp_sock_t fd, char *buf, size_t len)
@@ -78,24 +80,40 @@ static void conn_close(struct rp_server *srv, struct rp_conn *c)
 	rp_net_close(fd);
 }
 
-/* An authenticated peer takes the test slot, or is told at once why not:
- * another test holds it, or the server is going away (--once: its test
- * is done). */
+/* One of --max-tests' slots, if one is free. */
+static bool take_slot(struct rp_server *srv)
+{
+	int n = atomic_load(&srv->running);
+
+	do {
+		if (n >= (int)srv->max_tests)
+			return false;
+	} while (!atomic_compare_exchange_weak(&srv->running, &n, n + 1));
+	return true;
+}
+
+static void free_slot(struct rp_server *srv)
+{
+	atomic_fetch_sub(&srv->running, 1);
+}
+
+/* An authenticated peer takes a test slot, or is told at once why not:
+ * other tests hold them all, or the server is going away (--once: its
+ * test is done). */
 static bool claim(struct session *s)
 {
 	struct rp_server *srv = s->srv;
-	int idle = 0;
 
 	if (session_stopping(s)) {
 		session_refuse(s, -ESHUTDOWN, "shutdown", "");
 		return false;
 	}
-	if (!atomic_compare_exchange_strong(&srv->busy, &idle, 1)) {
+	if (!take_slot(srv)) {
 		turn_away(srv, s->fd, s->peer, NULL, BUSY_TEXT);
 		return false;
 	}
 	if (srv->once && atomic_load(&srv->tests)) {
-		atomic_store(&srv->busy, 0);
+		free_slot(srv);
 		session_refuse(s, -ESHUTDOWN, "shutdown",
 			       "the server is shutting down");
 		return false;
@@ -104,9 +122,9 @@ static bool claim(struct session *s)
 	return true;
 }
 
-/* A connection's thread. Without --auth-key it holds the test slot from
+/* A connection's thread. Without --auth-key it holds a test slot from
  * the start; with one, it is in the gate until the peer's proof, and
- * claims the slot only then. */
+ * claims a slot only then. */
 static void *conn_main(void *arg)
 {
 	struct session *s = arg;
@@ -129,7 +147,7 @@ static void *conn_main(void *arg)
 	/* Free before the client sees the close: it may come back at once
 	 * (the next transport of -x a,b) and must not be told "busy". */
 	if (held)
-		atomic_store(&srv->busy, 0);
+		free_slot(srv);
 	conn_close(srv, c);
 	atomic_store(&c->done, 1);
 	return NULL;
@@ -141,7 +159,7 @@ static void reap(struct rp_server *srv, bool all)
 	struct rp_conn *c;
 	size_t i;
 
-	for (i = 0; i < RP_GATE_MAX + 1; i++) {
+	for (i = 0; i < RP_CONNS; i++) {
 		c = &srv->conns[i];
 		if (c->used && (all || atomic_load(&c->done))) {
 			pthread_join(c->thread, NULL);
@@ -175,7 +193,7 @@ static struct rp_conn *conn_slot(struct rp_server *srv, bool gated,
 	unsigned int n = 0, mine = 0;
 	size_t i;
 
-	for (i = 0; i < RP_GATE_MAX + 1; i++) {
+	for (i = 0; i < RP_CONNS; i++) {
 		c = &srv->conns[i];
 		if (!c->used) {
 			slot = slot ? slot : c;
@@ -223,21 +241,27 @@ static rp_sock_t accept_allowed(struct rp_server *srv,
 }
 
 /* @fd's thread in slot @c: with @gated, in the gate; else it holds the
- * test slot from now on. */
+ * test slot admit() took for it from now on (and frees it, or this does
+ * on failure). */
 static int start_conn(struct rp_server *srv, struct rp_conn *c, rp_sock_t fd,
 		      const struct sockaddr_storage *from, bool gated)
 {
 	struct session *s = calloc(1, sizeof(*s));
+	char name[64];
 	int one = 1, err;
 
 	if (!s) {
+		if (!gated)
+			free_slot(srv);
 		rp_net_close(fd);
 		return -ENOMEM;
 	}
 	s->srv = srv;
 	s->conn = c;
 	s->fd = fd;
-	peer_name(fd, s->peer, sizeof(s->peer));
+	peer_name(fd, name, sizeof(name));
+	snprintf(s->peer, sizeof(s->peer), "#%u %s",
+		 atomic_fetch_add(&srv->sessions, 1) + 1, name);
 	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	c->from = *from;
@@ -246,15 +270,13 @@ static int start_conn(struct rp_server *srv, struct rp_conn *c, rp_sock_t fd,
 	pthread_mutex_lock(&srv->lock);
 	c->fd = fd;
 	pthread_mutex_unlock(&srv->lock);
-	if (!gated) {
-		atomic_store(&srv->busy, 1);
+	if (!gated)
 		s->started_ns = rp_clock_ns();
-	}
 	err = pthread_create(&c->thread, NULL, conn_main, s);
 	c->used = err == 0;
 	if (err) {
 		if (!gated)
-			atomic_store(&srv->busy, 0);
+			free_slot(srv);
 		atomic_store(&c->gated, 0);
 		conn_close(srv, c);
 		free(s);
@@ -263,21 +285,25 @@ static int start_conn(struct rp_server *srv, struct rp_conn *c, rp_sock_t fd,
 	return 0;
 }
 
-/* A new control connection: told "busy" at once while a test runs;
- * without --auth-key it runs the next one, with a key it goes to the
- * gate, unless that is full (for its source address). */
+/* A new control connection: told "busy" at once while every test slot
+ * is taken; without --auth-key it takes one and runs its test, with a key
+ * it goes to the gate, unless that is full (for its source address). */
 static int admit(struct rp_server *srv, rp_sock_t fd,
 		 const struct sockaddr_storage *from)
 {
 	bool gated = srv->cfg->access.key_len > 0;
 	const char *why = NULL;
 	struct rp_conn *c = NULL;
+	bool slot = false;
 
 	reap(srv, false);
-	if (!atomic_load(&srv->busy))
+	if (gated ? atomic_load(&srv->running) < (int)srv->max_tests
+		  : (slot = take_slot(srv)))
 		c = conn_slot(srv, gated, from, &why);
 	if (c)
 		return start_conn(srv, c, fd, from, gated);
+	if (slot)
+		free_slot(srv);
 	turn_away(srv, fd, NULL, why, why ? GATE_TEXT : BUSY_TEXT);
 	rp_net_close(fd);
 	return 0;
@@ -301,7 +327,7 @@ static void shut_down(struct rp_server *srv)
 	srv->fd = RP_SOCK_INVALID;
 	atomic_store(&srv->stop, 1);
 	pthread_mutex_lock(&srv->lock);
-	for (i = 0; i < RP_GATE_MAX + 1; i++)
+	for (i = 0; i < RP_CONNS; i++)
 		if (rp_sock_valid(srv->conns[i].fd))
 			shutdown(srv->conns[i].fd, SHUT_RD);
 	pthread_mutex_unlock(&srv->lock);
@@ -320,7 +346,7 @@ int rp_server_serve(struct rp_server *srv, bool once, const atomic_int *stop)
 		/* --once: one test, not one connection (a port probe is none)
 		 */
 		if (once && atomic_load(&srv->tests) &&
-		    !atomic_load(&srv->busy))
+		    !atomic_load(&srv->running))
 			break;
 		n = rp_poll(&pfd, 1, ACCEPT_POLL_MS);
 		if (n <= 0)
@@ -347,7 +373,8 @@ int rp_server_open(const struct rp_config *cfg, struct rp_server **out)
 	if (!srv)
 		return -ENOMEM;
 	srv->cfg = cfg;
-	for (i = 0; i < RP_GATE_MAX + 1; i++)
+	srv->max_tests = cfg->limits.max_tests ? cfg->limits.max_tests : 1;
+	for (i = 0; i < RP_CONNS; i++)
 		srv->conns[i].fd = RP_SOCK_INVALID;
 	err = -pthread_mutex_init(&srv->lock, NULL);
 	if (err)

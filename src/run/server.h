@@ -19,6 +19,8 @@
  * one source address; past either, the newest is told "busy" at once. */
 #define RP_GATE_MAX	   16
 #define RP_GATE_PER_SOURCE 4
+/* connection threads: the gate's, and one per test that may run at once */
+#define RP_CONNS (RP_GATE_MAX + RP_MAX_TESTS)
 
 /* One control connection and its thread: the session, or with --auth-key
  * a peer in the gate, before its proof. */
@@ -35,15 +37,18 @@ struct rp_server {
 	const struct rp_config *cfg;
 	rp_sock_t fd;
 	uint16_t port;
-	atomic_int busy;
-	atomic_int tests;	    /* sessions that got as far as a TEST */
-	atomic_int failed;	    /* of those, how many failed */
-	atomic_int stop;	    /* rp_server_stop(), or shut down */
-	const atomic_int *ext_stop; /* rp_server_serve()'s stop */
-	bool once;		    /* rp_server_serve()'s once */
-	/* every connection's thread: the session, the gate's (one more for
-	 * the session itself); fds under the lock, for shut_down() */
-	struct rp_conn conns[RP_GATE_MAX + 1];
+	atomic_int running;	       /* tests holding a slot (--max-tests) */
+	unsigned int max_tests;	       /* --max-tests, at least 1 */
+	atomic_uint_fast64_t mem_used; /* --max-memory's budget taken */
+	atomic_uint sessions;	       /* connections so far: a test's number */
+	atomic_int tests;	       /* sessions that got as far as a TEST */
+	atomic_int failed;	       /* of those, how many failed */
+	atomic_int stop;	       /* rp_server_stop(), or shut down */
+	const atomic_int *ext_stop;    /* rp_server_serve()'s stop */
+	bool once;		       /* rp_server_serve()'s once */
+	/* every connection's thread: the tests', the gate's; fds under the
+	 * lock, for shut_down() */
+	struct rp_conn conns[RP_CONNS];
 	pthread_mutex_t lock;
 };
 
@@ -51,7 +56,8 @@ struct session {
 	struct rp_server *srv;
 	struct rp_conn *conn;
 	rp_sock_t fd;
-	char peer[64];
+	char peer[80];	     /* "#N ADDR:PORT": the log's name for this test */
+	uint64_t reserved;   /* bytes of --max-memory's budget it holds */
 	uint64_t started_ns; /* the session began: --max-time's bound */
 	bool counted;	     /* its streams connected: a test (--once) */
 	bool told;	     /* an ERROR went to the client already */

@@ -264,14 +264,21 @@ static int await_stop(struct session *s, struct phase *p, cJSON **body)
 	}
 }
 
-/* The side's CPU over the phase: the process's, or, sharing the process
- * with the client (--loopback), the sum of this side's threads. */
+/* The process is not this test's alone: it shares it with the client
+ * (--loopback), or with other tests (--max-tests). */
+static bool shared_process(const struct session *s)
+{
+	return s->srv->cfg->mode == RP_MODE_LOOPBACK || s->srv->max_tests > 1;
+}
+
+/* The side's CPU over the phase: the process's, or, in a process it
+ * shares, the sum of this test's threads. */
 static void phase_cpu(const struct session *s, struct phase *p, uint64_t bytes)
 {
 	struct rp_cpu_usage *u = &p->cpu;
 
 	rp_cpu_usage(&p->a, &p->b, bytes, u);
-	if (s->srv->cfg->mode == RP_MODE_LOOPBACK)
+	if (shared_process(s))
 		rp_cpu_usage_own_threads(u, bytes);
 }
 
@@ -317,7 +324,7 @@ static cJSON *done_body(struct session *s, struct phase *p)
 static int run_phase(struct session *s, struct phase *p)
 {
 	const struct rp_config *cfg = s->srv->cfg;
-	bool loop = cfg->mode == RP_MODE_LOOPBACK;
+	bool loop = shared_process(s);
 	cJSON *body = NULL;
 	bool interrupted = false;
 	int err;

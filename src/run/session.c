@@ -66,6 +66,34 @@ static int do_hello(struct session *s)
 	return err;
 }
 
+/* --max-memory is shared by the tests at once: @s takes its buffers'
+ * share before anything is allocated, or is told "busy" (it fits alone:
+ * another time it will run); session_free() gives it back. */
+static int take_memory(struct session *s, char *why, size_t len)
+{
+	struct rp_server *srv = s->srv;
+	uint64_t need = rp_limits_memory(&s->spec);
+	uint64_t max = srv->cfg->limits.max_memory;
+	uint_fast64_t used = atomic_load(&srv->mem_used);
+	char a[32], b[32], c[32];
+
+	do {
+		if (used + need > max) {
+			snprintf(why, len,
+				 "this test's %s of buffers and the %s of the "
+				 "tests running are over this server's "
+				 "--max-memory %s; try again later",
+				 rp_limits_size(need, a, sizeof(a)),
+				 rp_limits_size(used, b, sizeof(b)),
+				 rp_limits_size(max, c, sizeof(c)));
+			return -EBUSY;
+		}
+	} while (!atomic_compare_exchange_weak(&srv->mem_used, &used,
+					       used + need));
+	s->reserved = need;
+	return 0;
+}
+
 static int do_test(struct session *s)
 {
 	struct rp_err why = { "" };
@@ -83,6 +111,8 @@ static int do_test(struct session *s)
 	if (rp_limits_check(&s->srv->cfg->limits, &s->spec, err_text,
 			    sizeof(err_text)))
 		return session_refuse(s, -EPERM, "limit", err_text);
+	if (take_memory(s, err_text, sizeof(err_text)))
+		return session_refuse(s, -EBUSY, "busy", err_text);
 	s->ops = rp_xport_find(s->spec.transport);
 	if (!s->ops || s->ops->local) { /* a client's file is its own */
 		snprintf(err_text, sizeof(err_text),
@@ -390,6 +420,7 @@ void session_free(struct session *s)
 	}
 	rp_hist_destroy(s->scratch);
 	cJSON_Delete(s->streams_msg);
+	atomic_fetch_sub(&s->srv->mem_used, s->reserved);
 	free(s->streams);
 	free(s->rev);
 	free(s);
