@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* --matrix's options (--serial, --outlier, --round-timeout) and rules. */
+/* --matrix's options (--serial, --outlier, --round-timeout, --no-retest)
+ * and rules. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -15,6 +16,14 @@ int rp_cli_o_serial(struct parse *p, const char *arg)
 	(void)arg;
 	p->cfg->matrix.serial = true;
 	p->matrix_flag = "--serial";
+	return 0;
+}
+
+int rp_cli_o_no_retest(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->matrix.no_retest = true;
+	p->matrix_flag = "--no-retest";
 	return 0;
 }
 

@@ -7,6 +7,8 @@
  * its cell (the pair and the one-pair JSON document) to rank 0, which
  * builds the matrix document and prints it. A round that does not end
  * within --round-timeout ends the job with the ranks not heard from.
+ * Then the pairs that came out outliers run again, one at a time with
+ * nothing else on the fabric (report/matrix/retest.c judges them).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,6 +18,7 @@
 
 #include <unistd.h>
 
+#include "cluster/cell.h"
 #include "cluster/comm.h"
 #include "cluster/matrix.h"
 #include "core/plan.h"
@@ -49,6 +52,7 @@ struct matrix {
 	cJSON *cells; /* rank 0: its cells array */
 	rp_matrix_out_fn out;
 	unsigned int failed;
+	const char *stage; /* "round", or "retest": what the lines say */
 };
 
 /* FNV-1a of the test's config as JSON, less where this rank listens. */
@@ -145,32 +149,6 @@ static cJSON *run_tests(const struct matrix *m, const struct rank_info *peer)
 	return doc;
 }
 
-/* The first failed result's reason in @doc, or NULL when all are ok. */
-static const char *doc_failure(const cJSON *doc)
-{
-	const cJSON *r, *e;
-
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
-	{
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok")))
-			continue;
-		e = cJSON_GetObjectItemCaseSensitive(r, "error");
-		e = cJSON_GetObjectItemCaseSensitive(e, "message");
-		return cJSON_IsString(e) ? e->valuestring : "failed";
-	}
-	return NULL;
-}
-
-static cJSON *cell_new(const struct rp_pair *pr)
-{
-	cJSON *cell = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(cell, "client", pr->client);
-	cJSON_AddNumberToObject(cell, "server", pr->server);
-	cJSON_AddNumberToObject(cell, "round", pr->round);
-	return cell;
-}
-
 /* The pair @pr run from this rank (its client): the cell, never NULL
  * unless out of memory. */
 static cJSON *run_pair(const struct matrix *m, const struct rp_pair *pr)
@@ -178,7 +156,7 @@ static cJSON *run_pair(const struct matrix *m, const struct rp_pair *pr)
 	const struct rank_info *peer = &m->all[pr->server];
 	const struct rank_info *bad = m->me.error[0] ? &m->me : peer;
 	uint64_t t0 = rp_clock_ns();
-	cJSON *cell = cell_new(pr), *doc = NULL;
+	cJSON *cell = rp_cell_new(pr), *doc = NULL;
 	char why[320];
 	const char *fail = why;
 
@@ -189,7 +167,7 @@ static cJSON *run_pair(const struct matrix *m, const struct rp_pair *pr)
 	else if (!(doc = run_tests(m, peer)))
 		snprintf(why, sizeof(why), "out of memory");
 	else
-		fail = doc_failure(doc);
+		fail = rp_doc_failure(doc);
 	cJSON_AddBoolToObject(cell, "ok", !fail);
 	if (fail)
 		cJSON_AddStringToObject(cell, "error", fail);
@@ -204,54 +182,14 @@ static cJSON *run_pair(const struct matrix *m, const struct rp_pair *pr)
 	return cell;
 }
 
-/* Rank 0, printing text: each result's figures are all the tables use;
- * the distributions, intervals and per-stream figures go. */
-static void slim(cJSON *cell)
-{
-	static const char *const heavy[] = { "intervals", "per_stream",
-					     "directions", "client_streams",
-					     "server_streams" };
-	cJSON *r, *doc = cJSON_GetObjectItemCaseSensitive(cell, "document");
-	size_t i;
-
-	cJSON_DeleteItemFromObjectCaseSensitive(doc, "hosts");
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
-	{
-		for (i = 0; i < sizeof(heavy) / sizeof(heavy[0]); i++)
-			cJSON_DeleteItemFromObjectCaseSensitive(r, heavy[i]);
-		cJSON_DeleteItemFromObjectCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(r, "latency"),
-			"spectrum");
-		cJSON_DeleteItemFromObjectCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(r, "latency_unloaded"),
-			"spectrum");
-	}
-}
-
 /* Rank 0: keep @cell, slimmed unless the output prints documents. */
 static void keep_cell(struct matrix *m, cJSON *cell)
 {
 	m->failed +=
 		!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cell, "ok"));
 	if (!m->cfg->json && !m->cfg->csv)
-		slim(cell);
+		rp_slim(cell);
 	cJSON_AddItemToArray(m->cells, cell);
-}
-
-/* Rank 0's own cell as the others' come: through its text. cJSON writes
- * 15 digits of a double when they read back nearly equal, so a table
- * derived from the in-memory values could differ in its last digits from
- * the same table derived from the document (--report). */
-static cJSON *as_written(cJSON *cell)
-{
-	char *text = cJSON_PrintUnformatted(cell);
-	cJSON *again = text ? cJSON_Parse(text) : NULL;
-
-	free(text);
-	if (!again)
-		return cell;
-	cJSON_Delete(cell);
-	return again;
 }
 
 /* Rank 0: a cell from rank @from, checked to be the pair it should be. */
@@ -286,9 +224,10 @@ static void tell_late(const struct matrix *m, uint32_t round, size_t first,
 	size_t i;
 
 	fprintf(stderr,
-		"rdmaperf: --matrix: round %u of %u: no result within "
+		"rdmaperf: --matrix: %s %u of %u: no result within "
 		"--round-timeout %u s from pair",
-		round + 1, m->plan.rounds, m->cfg->matrix.round_timeout_s);
+		m->stage, round + 1, m->plan.rounds,
+		m->cfg->matrix.round_timeout_s);
 	for (i = first; i < first + n; i++) {
 		pr = &m->plan.pairs[i];
 		if (pr->client && !heard[pr->client])
@@ -334,10 +273,10 @@ static void progress(const struct matrix *m, uint32_t round, uint64_t t0)
 	if (m->cfg->quiet)
 		return;
 	fprintf(stderr,
-		"rdmaperf: matrix: round %u of %u: %zu pair%s, "
+		"rdmaperf: matrix: %s %u of %u: %zu pair%s, "
 		"%u failed so far (%.1f s)\n",
-		round + 1, m->plan.rounds, n, n == 1 ? "" : "s", m->failed,
-		(double)(rp_clock_ns() - t0) / 1e9);
+		m->stage, round + 1, m->plan.rounds, n, n == 1 ? "" : "s",
+		m->failed, (double)(rp_clock_ns() - t0) / 1e9);
 }
 
 /* One round: this rank's pair if it is the client, its cell to rank 0,
@@ -354,7 +293,7 @@ static void run_round(struct matrix *m, uint32_t round)
 	if (at >= 0 && m->plan.pairs[at].client == (uint32_t)m->comm.rank)
 		cell = run_pair(m, &m->plan.pairs[at]);
 	if (cell && m->comm.rank == 0) {
-		keep_cell(m, as_written(cell));
+		keep_cell(m, rp_as_written(cell));
 	} else if (cell) {
 		text = cJSON_PrintUnformatted(cell);
 		err = text ? rp_comm_send(0, RP_MATRIX_TAG_CELL, text,
@@ -373,9 +312,9 @@ static void run_round(struct matrix *m, uint32_t round)
 				      (m->comm.rank ? 30 : 5) * NS_PER_S);
 	if (err) {
 		fprintf(stderr,
-			"rdmaperf: --matrix: rank %d: round %u of %u "
+			"rdmaperf: --matrix: rank %d: %s %u of %u "
 			"did not end: %s; ending the job\n",
-			m->comm.rank, round + 1, m->plan.rounds,
+			m->comm.rank, m->stage, round + 1, m->plan.rounds,
 			strerror(-err));
 		rp_comm_abort(1);
 	}
@@ -450,6 +389,71 @@ static int check_ranks(const struct matrix *m)
 	return 0;
 }
 
+/* Rank 0: the outlier pairs to retest, at most RP_MATRIX_RETEST_MAX, of
+ * the tables of the rounds so far (a copy's: the document's own come at
+ * the end, with the retests). */
+static int outlier_pairs(struct matrix *m, uint32_t (*pairs)[2])
+{
+	cJSON *copy = cJSON_Duplicate(m->doc, 1);
+	size_t n, found;
+
+	if (!copy || rp_matrix_analyse(copy)) {
+		fprintf(stderr, "rdmaperf: --matrix: out of memory\n");
+		rp_comm_abort(1);
+	}
+	n = rp_matrix_retest_pairs(copy, pairs, RP_MATRIX_RETEST_MAX, &found);
+	cJSON_Delete(copy);
+	if (found > n && !m->cfg->quiet)
+		fprintf(stderr,
+			"rdmaperf: matrix: %zu outlier pairs; retesting the "
+			"first %zu\n",
+			found, n);
+	return (int)n;
+}
+
+/* After the rounds, every rank: the outlier pairs rank 0 names, each in
+ * a round of its own, their cells into the document's retests. */
+static void retest(struct matrix *m)
+{
+	uint32_t(*pairs)[2] = calloc(RP_MATRIX_RETEST_MAX, sizeof(*pairs));
+	struct rp_plan rounds = m->plan, alone = { .ranks = rounds.ranks };
+	unsigned int failed = m->failed;
+	int n = 0, v[2];
+	uint32_t r;
+
+	if (!pairs)
+		rp_comm_abort(1);
+	if (m->comm.rank == 0)
+		n = outlier_pairs(m, pairs);
+	if (rp_comm_bcast_int(&n))
+		rp_comm_abort(1);
+	alone.pairs = calloc((size_t)n + 1, sizeof(*alone.pairs));
+	if (!alone.pairs)
+		rp_comm_abort(1);
+	for (r = 0; r < (uint32_t)n; r++) {
+		v[0] = (int)pairs[r][0];
+		v[1] = (int)pairs[r][1];
+		if (rp_comm_bcast_int(&v[0]) || rp_comm_bcast_int(&v[1]))
+			rp_comm_abort(1);
+		alone.pairs[r] =
+			(struct rp_pair){ (uint32_t)v[0], (uint32_t)v[1], r };
+	}
+	alone.rounds = (uint32_t)n;
+	alone.n = (size_t)n;
+	m->plan = alone;
+	m->stage = "retest";
+	if (m->comm.rank == 0)
+		m->cells = rp_matrix_retests(m->doc);
+	for (r = 0; r < alone.rounds; r++)
+		run_round(m, r);
+	/* what failed alone is judged bad, not counted as a failed cell */
+	m->failed = failed;
+	m->plan = rounds;
+	m->stage = "round";
+	free(alone.pairs);
+	free(pairs);
+}
+
 static int run_rounds(struct matrix *m)
 {
 	uint32_t r;
@@ -467,6 +471,8 @@ static int run_rounds(struct matrix *m)
 	}
 	for (r = 0; r < m->plan.rounds; r++)
 		run_round(m, r);
+	if (!m->cfg->matrix.no_retest)
+		retest(m);
 	return 0;
 }
 
@@ -487,7 +493,7 @@ static int finish(struct matrix *m)
 
 int rp_matrix_main(struct rp_config *cfg, rp_matrix_out_fn out)
 {
-	struct matrix m = { .cfg = cfg, .out = out };
+	struct matrix m = { .cfg = cfg, .out = out, .stage = "round" };
 	struct rp_err why = { "" };
 	int rc;
 

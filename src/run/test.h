@@ -83,6 +83,7 @@ struct rp_matrix_opts {
 	bool serial;
 	double outlier;
 	unsigned int round_timeout_s;
+	bool no_retest; /* --no-retest: the outliers are not run again */
 };
 
 /** rp_test_points - points of @t's sweep: sizes x depths x rates. */

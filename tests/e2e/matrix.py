@@ -288,6 +288,69 @@ def test_expect(binary):
           r.describe())
 
 
+def test_retest(binary):
+    """The outlier pairs run again, one at a time, after the rounds: with
+    --outlier 0.999 about half the pairs are outliers; each is retested
+    once, alone, its verdict true to its figure alone (congested when no
+    longer below 0.999 x the same median, else bad), a bad node's verdict
+    true to its pairs', the text says so, --report judges the same;
+    --no-retest runs none."""
+    r = mpirun(binary, (4, TEST + ["--json", "--outlier", "0.999"]))
+    check(r.rc == 0, lambda: "--outlier 0.999:\n" + r.describe())
+    doc = matrix_doc(r)
+    m = doc["matrix"]
+    outliers = {(o["client"], o["server"]): o for t in m["tables"]
+                for o in t["outliers"]}
+    retested = [(c["client"], c["server"]) for c in m["retests"]]
+    check(outliers and sorted(retested) == sorted(outliers) and
+          [c["round"] for c in m["retests"]] == list(range(len(retested))),
+          "outliers %r, retested %r" % (sorted(outliers), retested))
+    for t in m["tables"]:
+        for o in t["outliers"]:
+            rt = o["retest"]
+            tp = o["metric"] == "throughput"
+            med = t["median_gbps" if tp else "median_latency_p50_us"]
+            cell = next(c for c in m["retests"]
+                        if (c["client"], c["server"]) ==
+                        (o["client"], o["server"]))
+            res = cell["document"]["results"][t["result"]]
+            alone = (res["throughput"]["bits_per_second"] / 1e9 if tp
+                     else res["latency_unloaded"]["p50"])
+            bad = alone < med * 0.999 if tp else alone > med / 0.999
+            check(abs(rt["value"] - alone) <= 1e-12 * alone and
+                  rt["verdict"] == ("bad" if bad else "congested"),
+                  "outlier %r: retest %r, alone %r, median %r" %
+                  (o, rt, alone, med))
+        for b in t["bad_nodes"]:
+            mine = [o["retest"]["verdict"] for o in t["outliers"]
+                    if o["metric"] == b["metric"] and
+                    b["rank"] in (o["client"], o["server"])]
+            want = "bad" if all(v == "bad" for v in mine) else "congested"
+            check(b["retest"] == want, "bad node %r: pairs %r" % (b, mine))
+    tmp = tempfile.mkdtemp()
+    try:
+        path = os.path.join(tmp, "m.json")
+        with open(path, "w") as f:
+            f.write(r.out)
+        again = run(binary, ["--report", path, "--json"])
+        check(again.rc == 0 and again.out == r.out,
+              lambda: "--report judges the retests otherwise:\n" +
+              again.describe())
+        text = run(binary, ["--report", path])
+        check(text.rc == 0 and text.out.count("; alone ") ==
+              sum(len(t["outliers"]) for t in m["tables"]),
+              lambda: "one 'alone' per outlier in the text:\n" + text.out)
+    finally:
+        shutil.rmtree(tmp)
+    r = mpirun(binary, (3, TEST + ["--json", "--outlier", "0.999",
+                                   "--no-retest"]))
+    check(r.rc == 0, lambda: "--no-retest:\n" + r.describe())
+    m = matrix_doc(r)["matrix"]
+    check(m["retest"] is False and m["retests"] == [] and
+          all(o["retest"] is None for t in m["tables"]
+              for o in t["outliers"]), "--no-retest: %r" % m["retests"])
+
+
 def test_usage(binary):
     cases = [["-c", "-a", "127.0.0.1", "--serial"],
              ["-c", "-a", "10.0.0.0/8"],
@@ -295,6 +358,7 @@ def test_usage(binary):
              ["--matrix", "--outlier", "1.5"],
              ["--matrix", "--outlier", "0"],
              ["--matrix", "--round-timeout", "0"],
+             ["-c", "-a", "127.0.0.1", "--no-retest"],
              ["--matrix", "-a", "10.0.0.1/8"],
              ["--matrix", "-s"]]
     for args in cases:
@@ -385,5 +449,6 @@ if __name__ == "__main__":
           ("failed_rank", test_failed_rank),
           ("stopped_rank", test_stopped_rank),
           ("expect", test_expect),
+          ("retest", test_retest),
           ("usage", test_usage),
           ("module", test_module)])

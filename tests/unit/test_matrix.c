@@ -156,6 +156,104 @@ static void test_outliers(void **state)
 	cJSON_Delete(doc);
 }
 
+/* Pair @i -> @j run again alone: a cell of its own in the retests. */
+static void add_retest(cJSON *doc, int i, int j, double gbps, double p50_us)
+{
+	cJSON *cells = rp_matrix_cells(doc);
+
+	add_cell(doc, i, j, gbps, p50_us);
+	cJSON_AddItemToArray(rp_matrix_retests(doc),
+			     cJSON_DetachItemFromArray(
+				     cells, cJSON_GetArraySize(cells) - 1));
+}
+
+/* The tables derived again, as --report does. */
+static void reanalyse(cJSON *doc)
+{
+	cJSON *m = GET(doc, "matrix");
+
+	cJSON_DeleteItemFromObjectCaseSensitive(m, "tables");
+	assert_non_null(cJSON_AddArrayToObject(m, "tables"));
+	assert_int_equal(rp_matrix_analyse(doc), 0);
+}
+
+static const cJSON *outlier(const cJSON *t, int i, int j, const char *metric)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(
+		x, GET(t, "outliers")) if (GET(x, "client")->valuedouble == i &&
+					   GET(x, "server")->valuedouble == j &&
+					   !strcmp(cJSON_GetStringValue(
+							   GET(x, "metric")),
+						   metric)) return x;
+	fail_msg("no %s outlier %d -> %d", metric, i, j);
+	return NULL;
+}
+
+static const char *verdict(const cJSON *t, int i, int j, const char *metric)
+{
+	return cJSON_GetStringValue(
+		GET(GET(outlier(t, i, j, metric), "retest"), "verdict"));
+}
+
+/* The outliers run again alone: recovered is congested, still slow (or
+ * failed) is bad; rank 4's bad node is confirmed only when every pair
+ * through it is bad alone too; a pair not retested says null. */
+static void test_retest(void **state)
+{
+	cJSON *doc = five();
+	const cJSON *t = table0(doc), *b;
+	uint32_t pairs[16][2];
+	size_t found, n;
+	int k;
+
+	(void)state;
+	/* 8 pairs of rank 4 in throughput, 0 -> 1 in latency: 9, first met */
+	n = rp_matrix_retest_pairs(doc, pairs, 16, &found);
+	assert_int_equal(n, 9);
+	assert_int_equal(found, 9);
+	assert_int_equal(rp_matrix_retest_pairs(doc, pairs, 4, &found), 4);
+	assert_int_equal(found, 9);
+	assert_true(
+		cJSON_IsNull(GET(outlier(t, 4, 0, "throughput"), "retest")));
+	b = cJSON_GetArrayItem(GET(t, "bad_nodes"), 0);
+	assert_true(cJSON_IsNull(GET(b, "retest")));
+
+	/* all of rank 4's pairs slow alone but 4 -> 0; 0 -> 1 recovered */
+	for (k = 0; k < 4; k++) {
+		add_retest(doc, 4, k, k ? 5 : 10, 2);
+		add_retest(doc, k, 4, 5, 2);
+	}
+	add_retest(doc, 0, 1, 10, 2);
+	reanalyse(doc);
+	t = table0(doc);
+	assert_string_equal(verdict(t, 4, 0, "throughput"), "congested");
+	assert_true(GET(GET(outlier(t, 4, 0, "throughput"), "retest"), "ratio")
+			    ->valuedouble == 1.0);
+	assert_string_equal(verdict(t, 4, 1, "throughput"), "bad");
+	assert_string_equal(verdict(t, 2, 4, "throughput"), "bad");
+	assert_string_equal(verdict(t, 0, 1, "latency"), "congested");
+	b = cJSON_GetArrayItem(GET(t, "bad_nodes"), 0);
+	assert_string_equal(cJSON_GetStringValue(GET(b, "retest")),
+			    "congested");
+
+	/* 4 -> 0 slow alone too (the last retest of a pair counts): the
+	 * node is confirmed; a retest that failed is bad */
+	add_retest(doc, 4, 0, 5, 2);
+	cJSON_DeleteItemFromArray(rp_matrix_retests(doc), 0);
+	add_retest(doc, 1, 4, 0, 0);
+	reanalyse(doc);
+	t = table0(doc);
+	assert_string_equal(verdict(t, 4, 0, "throughput"), "bad");
+	assert_string_equal(verdict(t, 1, 4, "throughput"), "bad");
+	assert_non_null(
+		GET(GET(outlier(t, 1, 4, "throughput"), "retest"), "error"));
+	b = cJSON_GetArrayItem(GET(t, "bad_nodes"), 0);
+	assert_string_equal(cJSON_GetStringValue(GET(b, "retest")), "bad");
+	cJSON_Delete(doc);
+}
+
 /* The fraction decides: at 0.4, half speed is no outlier. */
 static void test_fraction(void **state)
 {
@@ -328,6 +426,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_fraction),
+		cmocka_unit_test(test_retest),
 		cmocka_unit_test(test_two_ranks),
 		cmocka_unit_test(test_all_failed),
 		cmocka_unit_test(test_text_csv),

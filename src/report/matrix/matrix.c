@@ -27,8 +27,11 @@ cJSON *rp_matrix_doc(const struct rp_test *test,
 	cJSON_AddNumberToObject(m, "rounds", rounds);
 	cJSON_AddNumberToObject(m, "outlier_fraction", mx->outlier);
 	cJSON_AddNumberToObject(m, "round_timeout_s", mx->round_timeout_s);
+	cJSON_AddBoolToObject(m, "retest", !mx->no_retest);
 	cJSON_AddArrayToObject(m, "ranks");
 	cJSON_AddArrayToObject(m, "cells");
+	cJSON_AddArrayToObject(m, "retests"); /* before the tables, which
+					       * --report derives anew */
 	cJSON_AddArrayToObject(m, "tables");
 	cJSON_AddNullToObject(doc, "error");
 	if (!GET(doc, "config") || !GET(m, "tables") || !GET(doc, "error")) {
@@ -57,6 +60,11 @@ void rp_matrix_add_rank(cJSON *doc, unsigned int rank, const char *host,
 cJSON *rp_matrix_cells(cJSON *doc)
 {
 	return GET(GET(doc, "matrix"), "cells");
+}
+
+cJSON *rp_matrix_retests(cJSON *doc)
+{
+	return GET(GET(doc, "matrix"), "retests");
 }
 
 /* ---- the tables ---------------------------------------------------------- */
@@ -455,5 +463,7 @@ int rp_matrix_analyse(cJSON *doc)
 	free(scratch);
 	free(t.measured);
 	free(t.low);
+	if (!err)
+		err = rp_matrix_judge_retests(doc);
 	return err ? err : rp_matrix_verdicts(doc);
 }

@@ -36,6 +36,9 @@
 #define RP_MATRIX_GRID_RANKS 256
 #define RP_MATRIX_GRID_CELLS (1u << 18)
 
+/* The most outlier pairs retested, one at a time, after the rounds. */
+#define RP_MATRIX_RETEST_MAX 64
+
 /*
  * A document read back (--report) may hold at most this many cells x
  * results per cell, the entries of its tables: each table lists every
@@ -75,6 +78,25 @@ int rp_matrix_analyse(cJSON *doc);
  *  which failed), from the cells' results; none when nothing was judged.
  *  rp_matrix_analyse calls it. Return: 0 or -ENOMEM. */
 int rp_matrix_verdicts(cJSON *doc);
+
+/**
+ * rp_matrix_retest_pairs - the distinct pairs of @doc's tables' outliers
+ * (analysed), in the order first met, the first @max of them into @pairs
+ * ({client, server}); *@found: how many there are. Return: how many went
+ * into @pairs.
+ */
+size_t rp_matrix_retest_pairs(const cJSON *doc, uint32_t (*pairs)[2],
+			      size_t max, size_t *found);
+
+/** rp_matrix_retests - the document's array of retest cells, to add to
+ *  (NULL when it has none). */
+cJSON *rp_matrix_retests(cJSON *doc);
+
+/** rp_matrix_judge_retests (retest.c) - each table's outliers get their
+ *  "retest" (the value alone, its ratio to the median, "congested" or
+ *  "bad"; null: not retested) and each bad node whether the retest
+ *  confirms it; rp_matrix_analyse calls it. Return: 0 or -ENOMEM. */
+int rp_matrix_judge_retests(cJSON *doc);
 
 /** rp_matrix_expect_failed - a pair failed its --expect (exit 3). */
 bool rp_matrix_expect_failed(const cJSON *doc);

@@ -77,17 +77,16 @@ static int check_entries(const struct rp_reader *l, size_t cells, size_t most)
 		       RP_MATRIX_ENTRY_BYTES);
 }
 
-static int check_cells(const struct rp_reader *l, const cJSON *cells, int n)
+static int check_cells(const struct rp_reader *l, const cJSON *cells, int n,
+		       const char *name)
 {
 	const cJSON *c, *d;
 	size_t most = 0, k;
 	int i = 0;
 
 	if (!cJSON_IsArray(cells))
-		return rp_errf(l->why, -EINVAL,
-			       "%s: matrix.cells is not an "
-			       "array",
-			       l->path);
+		return rp_errf(l->why, -EINVAL, "%s: matrix.%s is not an array",
+			       l->path, name);
 	cJSON_ArrayForEach(c, cells)
 	{
 		d = GET(c, "document");
@@ -98,9 +97,9 @@ static int check_cells(const struct rp_reader *l, const cJSON *cells, int n)
 		    !whole_in(GET(c, "round"), 0, UINT32_MAX) ||
 		    (d && !cJSON_IsNull(d) && !cJSON_IsObject(d)))
 			return rp_errf(l->why, -EINVAL,
-				       "%s: matrix.cells[%d] is not a pair "
+				       "%s: matrix.%s[%d] is not a pair "
 				       "of two of the %d ranks",
-				       l->path, i, n);
+				       l->path, name, i, n);
 		k = results_of(d);
 		most = k > most ? k : most;
 		i++;
@@ -124,7 +123,18 @@ static int check_matrix(const struct rp_reader *l, cJSON *root)
 	err = check_ranks(l, GET(m, "ranks"));
 	if (!err)
 		err = check_cells(l, GET(m, "cells"),
-				  cJSON_GetArraySize(GET(m, "ranks")));
+				  cJSON_GetArraySize(GET(m, "ranks")), "cells");
+	/* the retests: optional (documents before them), and as many as a
+	 * run makes at most, each judged against every outlier */
+	if (!err && GET(m, "retests") &&
+	    cJSON_GetArraySize(GET(m, "retests")) > RP_MATRIX_RETEST_MAX)
+		err = rp_errf(l->why, -EINVAL,
+			      "%s: matrix.retests holds more than %d cells",
+			      l->path, RP_MATRIX_RETEST_MAX);
+	if (!err && GET(m, "retests"))
+		err = check_cells(l, GET(m, "retests"),
+				  cJSON_GetArraySize(GET(m, "ranks")),
+				  "retests");
 	if (err)
 		return err;
 	cJSON_DeleteItemFromObjectCaseSensitive(m, "tables");

@@ -183,6 +183,38 @@ static void pair_name(FILE *f, const struct hosts *h, const cJSON *x)
 		host_of(h, j));
 }
 
+/* An outlier's retest, alone: its figure and what that makes it. */
+static void retest_text(FILE *f, const cJSON *r, bool tp)
+{
+	const char *v = cJSON_GetStringValue(GET(r, "verdict"));
+
+	if (!v) {
+		fputc('\n', f);
+		return;
+	}
+	if (cJSON_IsNumber(GET(r, "value")))
+		fprintf(f, "; alone %.2f %s, %.2f x: %s\n",
+			cJSON_GetNumberValue(GET(r, "value")),
+			tp ? "Gb/s" : "us",
+			cJSON_GetNumberValue(GET(r, "ratio")),
+			strcmp(v, "bad") ? "congested (recovered alone)"
+					 : "bad (an outlier alone too)");
+	else
+		fprintf(f, "; alone: %s: bad\n", str_of(r, "error", "?"));
+}
+
+/* A bad node's retest, as the end of its line. */
+static const char *confirmed(const cJSON *r)
+{
+	const char *v = cJSON_GetStringValue(r);
+
+	if (!v)
+		return "";
+	return strcmp(v, "bad")
+		       ? "; not confirmed: a pair recovered alone"
+		       : "; confirmed: every pair an outlier alone too";
+}
+
 static void findings_text(FILE *f, const struct hosts *h, const cJSON *tab,
 			  double fraction)
 {
@@ -200,21 +232,24 @@ static void findings_text(FILE *f, const struct hosts *h, const cJSON *tab,
 		tp = !strcmp(str_of(x, "metric", ""), "throughput");
 		fprintf(f, "outlier ");
 		pair_name(f, h, x);
-		fprintf(f, ": %s %.2f %s, %.2f x the median\n",
+		fprintf(f, ": %s %.2f %s, %.2f x the median",
 			tp ? "throughput" : "latency p50",
 			cJSON_GetNumberValue(GET(x, "value")),
 			tp ? "Gb/s" : "us",
 			cJSON_GetNumberValue(GET(x, "ratio")));
+		retest_text(f, GET(x, "retest"), tp);
 	}
 	cJSON_ArrayForEach(x, GET(tab, "bad_nodes"))
 	{
 		tp = !strcmp(str_of(x, "metric", ""), "throughput");
-		fprintf(f, "bad node: rank %.0f (%s): every pair's %s is %s\n",
+		fprintf(f,
+			"bad node: rank %.0f (%s): every pair's %s is %s%s\n",
 			cJSON_GetNumberValue(GET(x, "rank")),
 			host_of(h, cJSON_GetNumberValue(GET(x, "rank"))),
 			tp ? "throughput" : "latency",
 			tp ? "below the fraction of the median"
-			   : "above the median / the fraction");
+			   : "above the median / the fraction",
+			confirmed(GET(x, "retest")));
 	}
 	if (!GET(tab, "outliers") || !GET(tab, "outliers")->child)
 		fprintf(f,
