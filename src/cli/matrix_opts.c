@@ -19,6 +19,16 @@ int rp_cli_o_serial(struct parse *p, const char *arg)
 	return 0;
 }
 
+int rp_cli_o_pattern(struct parse *p, const char *arg)
+{
+	char why[RP_PATTERN_PATH_LEN + 128];
+
+	p->matrix_flag = "--pattern";
+	if (rp_pattern_parse(arg, &p->cfg->matrix.pattern, why, sizeof(why)))
+		return rp_cli_bad(p, "%s", why);
+	return 0;
+}
+
 int rp_cli_o_no_retest(struct parse *p, const char *arg)
 {
 	(void)arg;

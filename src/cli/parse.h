@@ -130,6 +130,7 @@ int rp_cli_finish_slo(struct parse *p);
 int rp_cli_o_serial(struct parse *p, const char *arg);
 int rp_cli_o_outlier(struct parse *p, const char *arg);
 int rp_cli_o_no_retest(struct parse *p, const char *arg);
+int rp_cli_o_pattern(struct parse *p, const char *arg);
 int rp_cli_o_round_timeout(struct parse *p, const char *arg);
 void rp_cli_matrix_defaults(struct rp_config *cfg);
 int rp_cli_finish_matrix(struct parse *p);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cluster/cell.h"
+#include "cluster/matrix_priv.h"
 #include "cluster/comm.h"
 #include "cluster/matrix.h"
 #include "core/plan.h"
@@ -28,32 +29,6 @@
 #include "report/report.h"
 
 #define NS_PER_S 1000000000ULL
-
-/* What each rank tells the others at start (fixed size: one all-gather). */
-struct rank_info {
-	char host[64];
-	char addr[64];
-	uint64_t test_sig; /* the test as asked: every rank must agree */
-	uint16_t port;
-	char error[190]; /* why its server did not start; "" if it did */
-};
-
-struct matrix {
-	struct rp_config *cfg;
-	struct rp_config scfg; /* its server's: lives as long as it */
-	struct rp_comm comm;
-	struct rank_info me;
-	struct rank_info *all; /* comm.size */
-	struct rp_plan plan;
-	struct rp_server *srv;
-	pthread_t thread;
-	bool serving;
-	cJSON *doc;   /* rank 0: the document being built */
-	cJSON *cells; /* rank 0: its cells array */
-	rp_matrix_out_fn out;
-	unsigned int failed;
-	const char *stage; /* "round", or "retest": what the lines say */
-};
 
 /* FNV-1a of the test's config as JSON, less where this rank listens. */
 static uint64_t test_signature(const struct rp_config *cfg)
@@ -98,6 +73,8 @@ static void start_server(struct matrix *m)
 	scfg->mode = RP_MODE_SERVER;
 	scfg->test.host = m->me.addr;
 	scfg->quiet = true;
+	/* a pattern's flows into one rank at once: as many tests */
+	scfg->limits.max_tests = m->plan.n ? rp_plan_most_served(&m->plan) : 1;
 	err = rp_server_open(scfg, &m->srv);
 	if (err) {
 		snprintf(m->me.error, sizeof(m->me.error),
@@ -122,66 +99,6 @@ static void stop_server(struct matrix *m)
 	m->srv = NULL;
 }
 
-/* Every transport against the peer, as `rdmaperf -c` runs them. */
-static cJSON *run_tests(const struct matrix *m, const struct rank_info *peer)
-{
-	struct rp_config c = *m->cfg;
-	size_t points = rp_test_points(&c.test),
-	       n = c.test.n_transports * points, i;
-	struct rp_result *res = calloc(n, sizeof(*res));
-	cJSON *doc;
-
-	if (!res)
-		return NULL;
-	c.mode = RP_MODE_CLIENT;
-	c.test.host = peer->addr;
-	c.test.port = peer->port;
-	c.progress = false;
-	c.obs = NULL;
-	for (i = 0; i < c.test.n_transports; i++)
-		rp_client_run_test(&c, i, &res[i * points]);
-	for (i = 0; i < n; i++)
-		rp_host_clock_end(res[i].client_host);
-	doc = rp_report_json_doc(&c.test, res, n);
-	for (i = 0; i < n; i++)
-		rp_result_fini(&res[i]);
-	free(res);
-	return doc;
-}
-
-/* The pair @pr run from this rank (its client): the cell, never NULL
- * unless out of memory. */
-static cJSON *run_pair(const struct matrix *m, const struct rp_pair *pr)
-{
-	const struct rank_info *peer = &m->all[pr->server];
-	const struct rank_info *bad = m->me.error[0] ? &m->me : peer;
-	uint64_t t0 = rp_clock_ns();
-	cJSON *cell = rp_cell_new(pr), *doc = NULL;
-	char why[320];
-	const char *fail = why;
-
-	if (bad->error[0])
-		snprintf(why, sizeof(why), "rank %u (%s): %s",
-			 bad == peer ? pr->server : pr->client, bad->host,
-			 bad->error);
-	else if (!(doc = run_tests(m, peer)))
-		snprintf(why, sizeof(why), "out of memory");
-	else
-		fail = rp_doc_failure(doc);
-	cJSON_AddBoolToObject(cell, "ok", !fail);
-	if (fail)
-		cJSON_AddStringToObject(cell, "error", fail);
-	else
-		cJSON_AddNullToObject(cell, "error");
-	cJSON_AddNumberToObject(cell, "seconds",
-				(double)(rp_clock_ns() - t0) / 1e9);
-	if (doc)
-		cJSON_AddItemToObject(cell, "document", doc);
-	else
-		cJSON_AddNullToObject(cell, "document");
-	return cell;
-}
-
 /* Rank 0: keep @cell, slimmed unless the output prints documents. */
 static void keep_cell(struct matrix *m, cJSON *cell)
 {
@@ -194,13 +111,21 @@ static void keep_cell(struct matrix *m, cJSON *cell)
 
 /* Rank 0: a cell from rank @from, checked to be the pair it should be. */
 static int take_cell(struct matrix *m, const char *text, int from,
+		     const struct rp_pair *flows, size_t n,
 		     unsigned char *heard)
 {
 	cJSON *cell = cJSON_Parse(text);
 	double c = cJSON_GetNumberValue(
 		cJSON_GetObjectItemCaseSensitive(cell, "client"));
+	double s = cJSON_GetNumberValue(
+		cJSON_GetObjectItemCaseSensitive(cell, "server"));
+	size_t i;
 
-	if (!cell || c != from || heard[from]) {
+	/* one of the round's flows from @from, not heard before */
+	for (i = 0; cell && c == from && i < n; i++)
+		if (flows[i].client == c && flows[i].server == s && !heard[i])
+			break;
+	if (!cell || c != from || i >= n) {
 		cJSON_Delete(cell);
 		fprintf(stderr,
 			"rdmaperf: --matrix: rank %d sent a cell that "
@@ -208,7 +133,7 @@ static int take_cell(struct matrix *m, const char *text, int from,
 			from);
 		return -EPROTO;
 	}
-	heard[from] = 1;
+	heard[i] = 1;
 	m->failed +=
 		!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cell, "ok"));
 	cJSON_AddItemToArray(m->cells, cell);
@@ -230,7 +155,7 @@ static void tell_late(const struct matrix *m, uint32_t round, size_t first,
 		m->cfg->matrix.round_timeout_s);
 	for (i = first; i < first + n; i++) {
 		pr = &m->plan.pairs[i];
-		if (pr->client && !heard[pr->client])
+		if (pr->client && !heard[i - first])
 			fprintf(stderr, " %u -> %u (%s -> %s)", pr->client,
 				pr->server, m->all[pr->client].host,
 				m->all[pr->server].host);
@@ -243,7 +168,7 @@ static void tell_late(const struct matrix *m, uint32_t round, size_t first,
 static void collect(struct matrix *m, uint32_t round, uint64_t deadline)
 {
 	size_t first, n = rp_plan_round(&m->plan, round, &first), i, got = 0;
-	unsigned char *heard = calloc((size_t)m->comm.size, 1);
+	unsigned char *heard = calloc(n ? n : 1, 1);
 	size_t want = 0, len;
 	char *text;
 	int from, err = heard ? 0 : -ENOMEM;
@@ -254,7 +179,8 @@ static void collect(struct matrix *m, uint32_t round, uint64_t deadline)
 		err = rp_comm_recv(RP_MATRIX_TAG_CELL, &text, &len, &from,
 				   deadline);
 		if (!err) {
-			err = take_cell(m, text, from, heard);
+			err = take_cell(m, text, from, &m->plan.pairs[first], n,
+					heard);
 			free(text);
 			got++;
 		}
@@ -273,35 +199,39 @@ static void progress(const struct matrix *m, uint32_t round, uint64_t t0)
 	if (m->cfg->quiet)
 		return;
 	fprintf(stderr,
-		"rdmaperf: matrix: %s %u of %u: %zu pair%s, "
+		"rdmaperf: matrix: %s %u of %u: %zu %s%s, "
 		"%u failed so far (%.1f s)\n",
-		m->stage, round + 1, m->plan.rounds, n, n == 1 ? "" : "s",
-		m->failed, (double)(rp_clock_ns() - t0) / 1e9);
+		m->stage, round + 1, m->plan.rounds, n,
+		m->cfg->matrix.pattern.kind ? "flow" : "pair",
+		n == 1 ? "" : "s", m->failed,
+		(double)(rp_clock_ns() - t0) / 1e9);
 }
 
-/* One round: this rank's pair if it is the client, its cell to rank 0,
- * the barrier. */
+/* One round: this rank's pairs (or a pattern's flows) of which it is the
+ * client, all at once, their cells to rank 0, the barrier. */
 static void run_round(struct matrix *m, uint32_t round)
 {
 	uint64_t t0 = rp_clock_ns();
 	uint64_t limit = (uint64_t)m->cfg->matrix.round_timeout_s * NS_PER_S;
-	long at = rp_plan_role(&m->plan, round, (uint32_t)m->comm.rank);
-	cJSON *cell = NULL;
+	cJSON **cells;
+	long k = rp_matrix_run_flows(m, round, &cells), i;
 	char *text;
-	int err = 0;
+	int err = k < 0 ? (int)k : 0;
 
-	if (at >= 0 && m->plan.pairs[at].client == (uint32_t)m->comm.rank)
-		cell = run_pair(m, &m->plan.pairs[at]);
-	if (cell && m->comm.rank == 0) {
-		keep_cell(m, rp_as_written(cell));
-	} else if (cell) {
-		text = cJSON_PrintUnformatted(cell);
-		err = text ? rp_comm_send(0, RP_MATRIX_TAG_CELL, text,
-					  strlen(text))
-			   : -ENOMEM;
+	for (i = 0; i < k; i++) {
+		if (m->comm.rank == 0) {
+			keep_cell(m, rp_as_written(cells[i]));
+			continue;
+		}
+		text = err ? NULL : cJSON_PrintUnformatted(cells[i]);
+		if (!err)
+			err = text ? rp_comm_send(0, RP_MATRIX_TAG_CELL, text,
+						  strlen(text))
+				   : -ENOMEM;
 		free(text);
-		cJSON_Delete(cell);
+		cJSON_Delete(cells[i]);
 	}
+	free(cells);
 	if (m->comm.rank == 0) {
 		collect(m, round, t0 + limit);
 		progress(m, round, t0);
@@ -454,13 +384,86 @@ static void retest(struct matrix *m)
 	free(pairs);
 }
 
+/* A pattern file's text: rank 0 reads it and sends it to every rank, so
+ * that it need be on rank 0's node alone. */
+static int pattern_text(const struct matrix *m, char **text, char *why,
+			size_t len)
+{
+	const char *path = m->cfg->matrix.pattern.path;
+	uint64_t deadline = rp_clock_ns() +
+			    (uint64_t)m->cfg->matrix.round_timeout_s * NS_PER_S;
+	int err = 0, r, from;
+	size_t n = 0;
+	FILE *f;
+
+	if (m->comm.rank == 0) {
+		f = fopen(path, "r");
+		*text = f ? calloc(RP_PATTERN_FILE_MAX + 1, 1) : NULL;
+		n = *text ? fread(*text, 1, RP_PATTERN_FILE_MAX + 1, f) : 0;
+		err = !f ? -errno : !*text ? -ENOMEM : ferror(f) ? -EIO : 0;
+		if (!err && n > RP_PATTERN_FILE_MAX)
+			err = -EFBIG;
+		if (f)
+			fclose(f);
+		snprintf(why, len, "%s: %s", path, strerror(-err));
+	}
+	if (rp_comm_bcast_int(&err) || err) {
+		free(*text);
+		*text = NULL;
+		return err ? err : -EIO;
+	}
+	for (r = 1; m->comm.rank == 0 && r < m->comm.size && !err; r++)
+		err = rp_comm_send(r, RP_MATRIX_TAG_PATTERN, *text, n);
+	if (m->comm.rank)
+		err = rp_comm_recv(RP_MATRIX_TAG_PATTERN, text, &n, &from,
+				   deadline);
+	if (err)
+		snprintf(why, len, "%s: not passed on to every rank: %s", path,
+			 strerror(-err));
+	return err;
+}
+
+/* The rounds, the same on every rank: the pattern's, or every ordered
+ * pair's. Return: 0, or the exit status with rank 0 saying why. */
+static int make_plan(struct matrix *m)
+{
+	const struct rp_pattern *pt = &m->cfg->matrix.pattern;
+	char why[RP_PATTERN_PATH_LEN + 256] = "";
+	char *text = NULL;
+	int err = 0;
+
+	if (m->comm.size < 2)
+		return 0; /* check_ranks() says so */
+	if (pt->kind == RP_PATTERN_NONE)
+		return rp_plan_make(&m->plan, (uint32_t)m->comm.size,
+				    m->cfg->matrix.serial)
+			       ? 1
+			       : 0;
+	if (pt->kind == RP_PATTERN_FILE)
+		err = pattern_text(m, &text, why, sizeof(why));
+	if (!err)
+		err = rp_pattern_plan(pt, (uint32_t)m->comm.size, text,
+				      &m->plan, why, sizeof(why));
+	free(text);
+	if (!err && rp_plan_most_served(&m->plan) > RP_MAX_TESTS) {
+		snprintf(why, sizeof(why),
+			 "a rank would serve %u flows at once; a server runs "
+			 "%d tests at most",
+			 rp_plan_most_served(&m->plan), RP_MAX_TESTS);
+		err = -EINVAL;
+	}
+	if (err && m->comm.rank == 0)
+		fprintf(stderr, "rdmaperf: --matrix --pattern: %s\n", why);
+	/* a pattern's flows are counted each on its own threads: a rank's
+	 * process runs several of them, and its server, at once */
+	m->cfg->own_threads = true;
+	return err == -ENOMEM ? 1 : err ? 2 : 0;
+}
+
 static int run_rounds(struct matrix *m)
 {
 	uint32_t r;
 
-	if (rp_plan_make(&m->plan, (uint32_t)m->comm.size,
-			 m->cfg->matrix.serial))
-		return 1;
 	if (m->comm.rank == 0) {
 		m->doc = rp_matrix_doc(&m->cfg->test, &m->cfg->matrix,
 				       m->plan.rounds);
@@ -471,7 +474,8 @@ static int run_rounds(struct matrix *m)
 	}
 	for (r = 0; r < m->plan.rounds; r++)
 		run_round(m, r);
-	if (!m->cfg->matrix.no_retest)
+	if (!m->cfg->matrix.no_retest &&
+	    m->cfg->matrix.pattern.kind == RP_PATTERN_NONE)
 		retest(m);
 	return 0;
 }
@@ -504,6 +508,11 @@ int rp_matrix_main(struct rp_config *cfg, rp_matrix_out_fn out)
 	if (rp_comm_init(&m.comm, &why)) {
 		fprintf(stderr, "rdmaperf: --matrix: %s\n", why.msg);
 		return 1;
+	}
+	rc = make_plan(&m);
+	if (rc) {
+		rp_comm_fini();
+		return rc;
 	}
 	start_server(&m);
 	m.all = calloc((size_t)m.comm.size, sizeof(*m.all));

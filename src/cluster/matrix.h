@@ -16,6 +16,9 @@
 
 /* The MPI tag of a cell sent to rank 0. */
 #define RP_MATRIX_TAG_CELL 1
+/* ...and of a pattern file's text, from rank 0 to every rank */
+#define RP_MATRIX_TAG_PATTERN 2
+#define RP_PATTERN_FILE_MAX   (1 << 20) /* bytes */
 
 /** How rank 0 prints the document (cli/'s dispatcher): 0, or 1 when the
  *  plot or stdout lost it. */

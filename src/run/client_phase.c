@@ -221,7 +221,7 @@ struct traffic {
 static int traffic_start(struct client *c, struct traffic *t)
 {
 	const struct rp_config *cfg = c->cfg;
-	bool loop = cfg->mode == RP_MODE_LOOPBACK;
+	bool loop = cfg->mode == RP_MODE_LOOPBACK || cfg->own_threads;
 	int err;
 
 	t->o.abort = &t->abort;
@@ -336,7 +336,7 @@ static int traffic_run(struct client *c, struct traffic *t, uint64_t *took)
 static int traffic_end(struct client *c, struct traffic *t, int err,
 		       uint64_t took)
 {
-	bool loop = c->cfg->mode == RP_MODE_LOOPBACK;
+	bool loop = c->cfg->mode == RP_MODE_LOOPBACK || c->cfg->own_threads;
 	struct rp_stream *bad = NULL;
 	int rerr;
 

@@ -98,6 +98,9 @@ struct rp_config {
 	/* set by a signal handler (a lock-free atomic is safe there) and
 	 * read by every thread: stop posting, finish, report */
 	const atomic_int *interrupted;
+	/* CPU figures of this side's own threads, not the process's: the
+	 * process runs other tests at once (a --pattern's rank) */
+	bool own_threads;
 };
 
 /** rp_stall_ns - @cfg's --stall-timeout; RP_STALL_TIMEOUT_NS where unset

@@ -268,7 +268,8 @@ static int await_stop(struct session *s, struct phase *p, cJSON **body)
  * (--loopback), or with other tests (--max-tests). */
 static bool shared_process(const struct session *s)
 {
-	return s->srv->cfg->mode == RP_MODE_LOOPBACK || s->srv->max_tests > 1;
+	return s->srv->cfg->mode == RP_MODE_LOOPBACK ||
+	       s->srv->cfg->own_threads || s->srv->max_tests > 1;
 }
 
 /* The side's CPU over the phase: the process's, or, in a process it

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/expect.h"
+#include "core/pattern.h"
 #include "core/rate.h"
 #include "core/spec.h"
 
@@ -84,6 +85,7 @@ struct rp_matrix_opts {
 	double outlier;
 	unsigned int round_timeout_s;
 	bool no_retest; /* --no-retest: the outliers are not run again */
+	struct rp_pattern pattern; /* --pattern; kind NONE: all pairs */
 };
 
 /** rp_test_points - points of @t's sweep: sizes x depths x rates. */

@@ -17,12 +17,19 @@ cJSON *rp_matrix_doc(const struct rp_test *test,
 		     const struct rp_matrix_opts *mx, uint32_t rounds)
 {
 	cJSON *doc = cJSON_CreateObject(), *m;
+	char name[RP_PATTERN_PATH_LEN + 16];
 
 	cJSON_AddStringToObject(doc, "schema", RP_MATRIX_SCHEMA);
 	cJSON_AddStringToObject(doc, "version", RP_VERSION);
 	cJSON_AddItemToObject(doc, "config", rp_report_config_json(test));
 	m = cJSON_AddObjectToObject(doc, "matrix");
-	cJSON_AddStringToObject(m, "pairs", "ordered");
+	if (mx->pattern.kind == RP_PATTERN_NONE) {
+		cJSON_AddStringToObject(m, "pairs", "ordered");
+	} else {
+		rp_pattern_name(&mx->pattern, name, sizeof(name));
+		cJSON_AddStringToObject(m, "pairs", "pattern");
+		cJSON_AddStringToObject(m, "pattern", name);
+	}
 	cJSON_AddBoolToObject(m, "serial", mx->serial);
 	cJSON_AddNumberToObject(m, "rounds", rounds);
 	cJSON_AddNumberToObject(m, "outlier_fraction", mx->outlier);
@@ -465,5 +472,7 @@ int rp_matrix_analyse(cJSON *doc)
 	free(t.low);
 	if (!err)
 		err = rp_matrix_judge_retests(doc);
+	if (!err)
+		err = rp_matrix_rounds(doc);
 	return err ? err : rp_matrix_verdicts(doc);
 }

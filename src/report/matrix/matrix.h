@@ -98,6 +98,16 @@ cJSON *rp_matrix_retests(cJSON *doc);
  *  confirms it; rp_matrix_analyse calls it. Return: 0 or -ENOMEM. */
 int rp_matrix_judge_retests(cJSON *doc);
 
+/** rp_matrix_rounds (rounds.c) - a --pattern document's tables get their
+ *  "rounds": per round the flows, the failed, the aggregate Gb/s, Jain's
+ *  fairness, the median and the slowest flow against it; rp_matrix_analyse
+ *  calls it. Return: 0 or -ENOMEM. */
+int rp_matrix_rounds(cJSON *doc);
+
+/** rp_matrix_rounds_text - table @tab's rounds, a line each, and a line
+ *  a flow with its throughput and latency under load. */
+void rp_matrix_rounds_text(FILE *f, const cJSON *doc, const cJSON *tab);
+
 /** rp_matrix_expect_failed - a pair failed its --expect (exit 3). */
 bool rp_matrix_expect_failed(const cJSON *doc);
 

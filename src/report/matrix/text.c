@@ -75,15 +75,24 @@ void rp_matrix_label(const cJSON *tab, char *buf, size_t len)
 static void ranks_text(FILE *f, const cJSON *doc)
 {
 	const cJSON *m = GET(doc, "matrix"), *r;
+	const char *pattern = cJSON_GetStringValue(GET(m, "pattern"));
 
-	fprintf(f,
-		"rdmaperf matrix: %d ranks, every ordered pair (row: client "
-		"= initiator, column: server), %.0f rounds%s\n",
-		cJSON_GetArraySize(GET(m, "ranks")),
-		cJSON_GetNumberValue(GET(m, "rounds")),
-		cJSON_IsTrue(GET(m, "serial")) ? ", one pair at a time"
-					       : ", each node in one pair a "
-						 "round");
+	if (pattern)
+		fprintf(f,
+			"rdmaperf matrix: %d ranks, pattern %s (client = "
+			"initiator -> server), %.0f rounds, each round's "
+			"flows at once\n",
+			cJSON_GetArraySize(GET(m, "ranks")), pattern,
+			cJSON_GetNumberValue(GET(m, "rounds")));
+	else
+		fprintf(f,
+			"rdmaperf matrix: %d ranks, every ordered pair (row: "
+			"client = initiator, column: server), %.0f rounds%s\n",
+			cJSON_GetArraySize(GET(m, "ranks")),
+			cJSON_GetNumberValue(GET(m, "rounds")),
+			cJSON_IsTrue(GET(m, "serial"))
+				? ", one pair at a time"
+				: ", each node in one pair a round");
 	cJSON_ArrayForEach(r, GET(m, "ranks"))
 	{
 		fprintf(f, "  rank %-4.0f %-24s %s port %.0f",
@@ -276,6 +285,7 @@ int rp_matrix_text(FILE *f, const cJSON *doc)
 			  "median_gbps");
 		grid_text(f, &h, tab, "latency_p50_us",
 			  "unloaded latency p50, us", "median_latency_p50_us");
+		rp_matrix_rounds_text(f, doc, tab);
 		findings_text(f, &h, tab, fraction);
 	}
 	rp_matrix_verdict_text(f, doc);
