@@ -289,7 +289,7 @@ static int peer_key(struct reader *r, size_t k, const char *v)
 	/* --expect's own parser, here for the line of its error */
 	if (!strcmp(peer_keys[k].key, "expect") &&
 	    rp_expect_parse(v, &e, why, sizeof(why)))
-		return bad(r, r->line, "peer %s: expect: %s", p->name, why);
+		return bad(r, r->line, "peer %s: %s", p->name, why);
 	if (!strcmp(peer_keys[k].key, "address"))
 		p->addr_line = r->line;
 	p->has_burst |= !strcmp(peer_keys[k].key, "burst");
@@ -341,15 +341,11 @@ static int key_line(struct reader *r, char *s)
 
 static bool name_ok(const char *s)
 {
-	if (!*s || strlen(s) >= RP_MON_NAME_LEN)
-		return false;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX"
-			    "YZ"
-			    "0123456789_.:-",
-			    *s))
-			return false;
-	return true;
+	size_t n = strlen(s);
+
+	return n && n < RP_MON_NAME_LEN &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_.:-"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == n;
 }
 
 static int section(struct reader *r, char *s)
