@@ -184,10 +184,13 @@ static void probe(struct monitor *m, size_t i)
 		wait = fmin(wait, m->conf.backoff_max_s);
 		m->due[i] = now_s() + wait;
 		fprintf(stderr,
-			"rdmaperf monitor: peer %s (%s port %u): down: %s "
-			"(%u in a row; next probe in %.0f s)\n",
+			"rdmaperf monitor: peer %s (%s port %u): down: %s",
 			pc->name, pc->cfg.test.host, pc->cfg.test.port,
-			p->reason, p->consecutive_failures, wait);
+			p->reason);
+		if (!m->once)
+			fprintf(stderr, " (%u in a row; next probe in %.0f s)",
+				p->consecutive_failures, wait);
+		fprintf(stderr, "\n");
 	}
 	p->backoff_s = wait;
 	publish(m, i);

@@ -39,6 +39,7 @@ set(RP_E2E_TESTS
 	slo 600
 	diff 300
 	many_tests 180
+	monitor 180
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -118,6 +118,19 @@ static void test_defaults(void **state)
 	done();
 }
 
+/* The example the package installs as /etc/rdmaperf/monitor.conf. */
+static void test_example(void **state)
+{
+	(void)state;
+	if (rp_mon_conf_load(RP_SOURCE_DIR "/dist/monitor.conf", &conf, err,
+			     sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(conf.n_peers, 2);
+	assert_true(conf.interval_s == 60);
+	assert_int_equal(conf.peers[0].cfg.test.expect.n, 3);
+	rp_mon_conf_free(&conf);
+}
+
 /* Each bad file: the line its error must name (0: the file alone) and
  * words the message must hold. */
 static const struct {
@@ -260,6 +273,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_example),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_odd_bytes),
 		cmocka_unit_test(test_listen_split),
