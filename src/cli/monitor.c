@@ -134,23 +134,25 @@ static double now_s(void)
 }
 
 /* The figures after a probe of peer @i: stored for the next scrape, the
- * duty cycle anew, the textfile rewritten. */
+ * duty cycle anew, the textfile rewritten. Only this thread writes the
+ * figures: the lock keeps a scrape from reading them half stored, and the
+ * textfile is written from them after it (fsync may take a while). */
 static void publish(struct monitor *m, size_t i)
 {
 	struct rp_mon_snapshot *s = &m->sh.snap;
 	char err[RP_MON_ERR_LEN];
 	double sending = 0;
 	size_t k;
-	int rc = 0;
 
 	pthread_mutex_lock(&m->sh.lock);
 	s->p[i] = *m->work;
 	for (k = 0; k < s->n; k++)
 		sending += s->p[k].sending_s;
 	s->duty = sending / s->interval_s;
-	if (m->textfile)
-		rc = rp_mon_textfile_write(s, m->textfile, err, sizeof(err));
 	pthread_mutex_unlock(&m->sh.lock);
+	if (m->textfile &&
+	    rp_mon_textfile_write(s, m->textfile, err, sizeof(err)))
+		fprintf(stderr, "rdmaperf monitor: textfile: %s\n", err);
 	if (s->duty > s->max_duty && !m->told_duty) {
 		m->told_duty = true; /* once: it is in the figures */
 		fprintf(stderr,
@@ -160,8 +162,6 @@ static void publish(struct monitor *m, size_t i)
 			"bound leaves them\n",
 			100 * s->duty, 100 * s->max_duty);
 	}
-	if (rc)
-		fprintf(stderr, "rdmaperf monitor: textfile: %s\n", err);
 }
 
 /* Probe peer @i now; when it is due next. */
