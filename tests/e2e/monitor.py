@@ -345,7 +345,8 @@ def test_hang_once(binary):
             check(value(s, "rdmaperf_probe_success", peer="hang") == 0 and
                   value(s, "rdmaperf_probe_success", peer="lo") == 1,
                   "textfile: %r" % s)
-            log("hang: %s" % r.err.strip().splitlines()[-1])
+            log("hang: %s" % [x for x in r.err.splitlines()
+                              if "peer hang" in x][0])
     finally:
         hang.sock.close()
         shutil.rmtree(tmp, ignore_errors=True)
