@@ -497,7 +497,7 @@ static int check_peer(struct reader *r, struct rp_mon_peer_conf *p)
 	cfg->test.params = &p->params;
 	if (rp_cli_parse(p->argc, p->argv, cfg, &act, msg, sizeof(msg)))
 		return bad(r, line_of(p, msg), "peer %s: %s", p->name, msg);
-	if (rp_config_points(cfg) != 1)
+	if (rp_test_points(&cfg->test) != 1)
 		return bad(r, p->line,
 			   "peer %s: a probe is one point: one size, one "
 			   "queue depth",
