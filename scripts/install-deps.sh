@@ -8,6 +8,9 @@ PKGS=(
 	build-essential cmake pkg-config clang-format
 	libcjson-dev libcmocka-dev libibverbs-dev librdmacm-dev
 	libssl-dev liburing-dev
+	# rdmaperf monitor's /metrics (HTTP by libmicrohttpd); its e2e test runs
+	# Debian's prometheus (and its promtool) against it
+	libmicrohttpd-dev prometheus
 	# fuzz the decoders (tests/fuzz): clang and its libFuzzer and
 	# sanitizer runtimes (only recommended by clang, so named here)
 	clang libclang-rt-dev

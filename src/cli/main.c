@@ -14,6 +14,7 @@
 #include "cli/diff.h"
 #include "cli/doctor.h"
 #include "cli/live.h"
+#include "cli/monitor.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cluster/matrix.h"
@@ -572,6 +573,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return rp_out_close("the diff",
 				    rp_diff_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "monitor"))
+		return rp_out_close("the monitor's help",
+				    rp_monitor_main(argc - 1, argv + 1));
 	if (rp_cli_parse(argc, argv, &cfg, &act, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\nTry 'rdmaperf --help'.\n", err);
 		usage_json(argc, argv, err);

@@ -513,7 +513,10 @@ void rp_cli_usage(FILE *f)
 		"[--figures LIST]\n"
 		"                [--confidence LEVEL] [--json] [--plot "
 		"FILE.svg]"
-		"   (rdmaperf diff --help)\n\n"
+		"   (rdmaperf diff --help)\n"
+		"       rdmaperf monitor CONFIG [--listen ADDR:PORT] "
+		"[--textfile PATH] [--once]\n"
+		"                (rdmaperf monitor --help)\n\n"
 		"Latency and throughput of RDMA, TCP and rsockets (and of "
 		"files) in one run.\n");
 	for (i = 0; i < N_OPTS; i++) {

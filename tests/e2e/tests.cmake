@@ -40,6 +40,7 @@ set(RP_E2E_TESTS
 	diff 300
 	many_tests 180
 	patterns 300
+	monitor 180
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)
