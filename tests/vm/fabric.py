@@ -558,6 +558,19 @@ class Fabric:
         self.qdisc(g, "rate %s burst %s latency %s" % (rate, burst, latency),
                    rail, "tbf")
 
+    def tbf_in(self, g, rate, rail=0, burst="256kb", latency="200ms"):
+        """Shape guest @g's ingress to @rate: a tbf on the bridge's tap
+        into it, on this host, so that every sender to @g shares it (the
+        receiver's link of an incast)."""
+        self.check_dev(g, rail)
+        self.sh("tc", "-n", self.ns, "qdisc", "replace", "dev",
+                "tap%d.%d" % (g, rail), "root", "tbf", "rate", rate,
+                "burst", burst, "latency", latency)
+
+    def clear_in(self, g, rail=0):
+        self.sh("tc", "-n", self.ns, "qdisc", "del", "dev",
+                "tap%d.%d" % (g, rail), "root", check=False)
+
     def clear(self, g, rail=0):
         self.run(g, "tc qdisc del dev %s root 2>/dev/null; true" %
                  netdev(rail), timeout=60)
