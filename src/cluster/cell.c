@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cluster/cell.h"
 #include "cluster/matrix_priv.h"
@@ -39,12 +40,35 @@ cJSON *rp_cell_new(const struct rp_pair *pr)
 	return cell;
 }
 
+/* Of each interval, what a pattern's rounds read (bytes over seconds):
+ * its latency and counters go. */
+static void slim_intervals(cJSON *iv)
+{
+	static const char *const keep[] = { "index", "start", "bytes",
+					    "seconds" };
+	cJSON *x, *k, *next;
+	size_t i;
+	bool kept;
+
+	cJSON_ArrayForEach(x, iv)
+	{
+		for (k = x->child; k; k = next) {
+			next = k->next;
+			for (kept = false, i = 0; i < 4 && !kept; i++)
+				kept = k->string && !strcmp(k->string, keep[i]);
+			if (!kept)
+				cJSON_Delete(cJSON_DetachItemViaPointer(x, k));
+		}
+	}
+}
+
 /* Rank 0, printing text: each result's figures are all the tables use;
- * the distributions, intervals and per-stream figures go. */
+ * the distributions and per-stream figures go, and of the intervals all
+ * but their bytes and seconds. */
 void rp_slim(cJSON *cell)
 {
-	static const char *const heavy[] = { "intervals", "per_stream",
-					     "directions", "client_streams",
+	static const char *const heavy[] = { "per_stream", "directions",
+					     "client_streams",
 					     "server_streams" };
 	cJSON *r, *doc = cJSON_GetObjectItemCaseSensitive(cell, "document");
 	size_t i;
@@ -54,6 +78,8 @@ void rp_slim(cJSON *cell)
 	{
 		for (i = 0; i < sizeof(heavy) / sizeof(heavy[0]); i++)
 			cJSON_DeleteItemFromObjectCaseSensitive(r, heavy[i]);
+		slim_intervals(
+			cJSON_GetObjectItemCaseSensitive(r, "intervals"));
 		cJSON_DeleteItemFromObjectCaseSensitive(
 			cJSON_GetObjectItemCaseSensitive(r, "latency"),
 			"spectrum");
