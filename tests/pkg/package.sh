@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# pkg.deb: the Debian package, built, judged and installed for real.
+#
+#   package.sh SRC WORK RDMAPERF
+#
+# 1. copies the tree SRC (its files git knows, or all but build*/) to
+#    WORK/src and builds the packages there: dpkg-buildpackage -b;
+# 2. its version is the one RDMAPERF (this build) prints;
+# 3. lintian, every tag up to pedantic, fails on any not overridden
+#    (debian/*.lintian-overrides say why each one is);
+# 4. a clean root: mmdebstrap, Debian's minbase of this host's release
+#    from this host's apt sources, with only the packages' Depends (each
+#    first alternative, as apt chooses); inside it dpkg -i of both
+#    packages, then rdmaperf --version, the user the units run as, a
+#    loopback test over TCP from the installed files (its JSON checked
+#    against the installed schema), the --matrix module's libraries;
+# 5. systemd-analyze verify of both units against that root (no output
+#    allowed: it warns and exits 0 on an unknown key), and
+#    systemd-analyze security, whose exposure must stay at or below 2.5.
+#
+# Needs root (a chroot), dpkg-dev, debhelper, lintian, mmdebstrap and apt
+# reaching the mirror; exit 77 where one is missing, unless CI=true.
+# Everything is under WORK; the root is removed when the test passes.
+set -euo pipefail
+
+src=$1 work=$2 built=$3
+skip()
+{
+	echo "pkg.deb: SKIP: $*"
+	if [ "${CI:-}" = true ]; then
+		echo "pkg.deb: CI=true: scripts/install-deps.sh installs it" >&2
+		exit 1
+	fi
+	exit 77
+}
+fail()
+{
+	echo "pkg.deb: FAIL: $*" >&2
+	exit 1
+}
+[ "$(id -u)" -eq 0 ] || skip "not root: the clean root is a chroot"
+for t in dpkg-buildpackage dh lintian mmdebstrap systemd-analyze; do
+	command -v "$t" >/dev/null || skip "$t is not installed"
+done
+python3 -c 'import jsonschema' 2>/dev/null || skip "no python3-jsonschema"
+
+rm -rf "$work"
+mkdir -p "$work/src"
+# 1. the tree as git sees it (no build directories), or all but build*/
+if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	(cd "$src" && git ls-files -co --exclude-standard -z |
+		xargs -0 cp -a --parents -t "$work/src")
+else
+	(cd "$src" && tar --exclude='./build*' -cf - .) |
+		tar -xf - -C "$work/src"
+fi
+echo "== dpkg-buildpackage -b (log: $work/build.log)"
+start=$SECONDS
+if ! (cd "$work/src" && dpkg-buildpackage -b -uc -us -j"$(nproc)") \
+	>"$work/build.log" 2>&1; then
+	tail -30 "$work/build.log"
+	fail "dpkg-buildpackage failed"
+fi
+echo "   $((SECONDS - start)) s"
+version=$(cd "$work/src" && dpkg-parsechangelog -S Version)
+arch=$(dpkg --print-architecture)
+deb=$work/rdmaperf_${version}_$arch.deb
+mpi=$work/rdmaperf-mpi_${version}_$arch.deb
+[ -f "$deb" ] && [ -f "$mpi" ] || fail "no $deb or $mpi"
+
+# 2. debian/changelog says the version rdmaperf --version prints
+said=$("$built" --version)
+[ "$said" = "rdmaperf $version" ] ||
+	fail "debian/changelog's version $version, the build's '$said'"
+echo "   version $version, as rdmaperf --version"
+
+# 3. lintian: nothing left but what is overridden with a reason
+echo "== lintian"
+lintian --pedantic --info --display-experimental --fail-on \
+	error,warning,info,pedantic,experimental \
+	"$work/rdmaperf_${version}_$arch.changes" 2>&1 |
+	grep -v '^running with root privileges' || true
+lintian --pedantic --fail-on error,warning,info,pedantic,experimental \
+	--display-experimental "$work/rdmaperf_${version}_$arch.changes" \
+	>/dev/null 2>&1 || fail "lintian: tags above"
+echo "   clean (overrides: $(cat "$src"/debian/*.lintian-overrides |
+	grep -vc '^#'))"
+
+# 4. a clean root with the Depends alone, both packages installed by dpkg
+deps=$( (dpkg-deb -f "$deb" Depends; dpkg-deb -f "$mpi" Depends) |
+	tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' |
+	grep -v '^rdmaperf$' | grep . | sort -u | paste -sd, -)
+codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+sources=/etc/apt/sources.list.d/debian.sources
+[ -f "$sources" ] || sources=/etc/apt/sources.list
+root=$work/root
+out=$work/loopback.json
+echo "== mmdebstrap --variant=minbase $codename, with $deps"
+start=$SECONDS
+# The hooks run on this host with the root as $1, /proc and /dev
+# mounted in it; any that fails fails mmdebstrap.
+TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
+	--include="$deps" \
+	--customize-hook="copy-in '$deb' '$mpi' /tmp" \
+	--customize-hook='chroot "$1" dpkg -i /tmp/'"${deb##*/} /tmp/${mpi##*/}" \
+	--customize-hook='chroot "$1" rdmaperf --version' \
+	--customize-hook='chroot "$1" getent passwd rdmaperf' \
+	--customize-hook='chroot "$1" rdmaperf --loopback -x tcp -S 64K -C 1000 --json --quiet >'"'$out'" \
+	--customize-hook='! chroot "$1" ldd /usr/lib/*/rdmaperf/rdmaperf-mpi.so | grep "not found"' \
+	"$codename" "$root" "$sources" </dev/null >"$work/root.log" 2>&1 || {
+	cat "$work/root.log"
+	fail "the clean root: install or run failed (above)"
+}
+echo "   $((SECONDS - start)) s: $(grep -c . "$work/root.log") lines of output:"
+sed 's/^/   | /' "$work/root.log"
+python3 - "$out" "$root/usr/share/rdmaperf/schema/rdmaperf-1.schema.json" <<'EOF'
+import json, sys
+import jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.validate(doc, json.load(open(sys.argv[2])))
+r = doc["results"][0]
+bps = r["throughput"]["bits_per_second"]
+assert r["transport"] == "tcp" and r["ok"] and bps > 0, r
+assert r["messages"] == 1000 and r["size"] == 65536, r
+print("   loopback from the installed files: tcp, 1000 x 64 KiB, "
+      "%.2f Gb/s, valid against the installed schema" % (bps / 1e9))
+EOF
+
+# 5. the units, against that root (its systemd, the installed binary and
+#    man page)
+echo "== systemd-analyze verify"
+units=(rdmaperf-server.service rdmaperf-monitor.service)
+v=$(MANPATH=$root/usr/share/man systemd-analyze verify --root="$root" \
+	"${units[@]}" 2>&1) || fail "systemd-analyze verify: $v"
+[ -z "$v" ] || fail "systemd-analyze verify warns: $v"
+echo "   ${units[*]}: clean"
+for u in "${units[@]}"; do
+	e=$(systemd-analyze security --offline=yes --root="$root" "$u" 2>&1 |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	[ -n "$e" ] || fail "systemd-analyze security $u: no exposure level"
+	echo "   $u: exposure $e (systemd-analyze security; 10 is none)"
+	python3 -c "import sys; sys.exit(float('$e') > 2.5)" ||
+		fail "$u: exposure $e above 2.5: a hardening line was lost"
+done
+rm -rf "$root"
+echo "pkg.deb: PASS"
