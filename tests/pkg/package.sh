@@ -77,13 +77,12 @@ echo "   version $version, as rdmaperf --version"
 
 # 3. lintian: nothing left but what is overridden with a reason
 echo "== lintian"
-lintian --pedantic --info --display-experimental --fail-on \
+lint=$(lintian --info --pedantic --display-experimental --fail-on \
 	error,warning,info,pedantic,experimental \
-	"$work/rdmaperf_${version}_$arch.changes" 2>&1 |
-	grep -v '^running with root privileges' || true
-lintian --pedantic --fail-on error,warning,info,pedantic,experimental \
-	--display-experimental "$work/rdmaperf_${version}_$arch.changes" \
-	>/dev/null 2>&1 || fail "lintian: tags above"
+	"$work/rdmaperf_${version}_$arch.changes" 2>&1) || {
+	echo "$lint"
+	fail "lintian: the tags above"
+}
 echo "   clean (overrides: $(cat "$src"/debian/*.lintian-overrides |
 	grep -vc '^#'))"
 
@@ -99,7 +98,12 @@ out=$work/loopback.json
 echo "== mmdebstrap --variant=minbase $codename, with $deps"
 start=$SECONDS
 # The hooks run on this host with the root as $1, /proc and /dev
-# mounted in it; any that fails fails mmdebstrap.
+# mounted in it; any that fails fails mmdebstrap. The module's libraries
+# (Open MPI's) must all resolve in the root:
+mpi_libs='set -e; l=$(ldd /usr/lib/*/rdmaperf/rdmaperf-mpi.so); echo "$l" |
+grep -q "libmpi[.]so.* => /"; if echo "$l" | grep "not found"; then exit 1; fi
+echo "rdmaperf-mpi.so: $(echo "$l" | wc -l) libraries, all found"'
+export mpi_libs
 TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
 	--include="$deps" \
 	--customize-hook="copy-in '$deb' '$mpi' /tmp" \
@@ -107,7 +111,7 @@ TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
 	--customize-hook='chroot "$1" rdmaperf --version' \
 	--customize-hook='chroot "$1" getent passwd rdmaperf' \
 	--customize-hook='chroot "$1" rdmaperf --loopback -x tcp -S 64K -C 1000 --json --quiet >'"'$out'" \
-	--customize-hook='! chroot "$1" ldd /usr/lib/*/rdmaperf/rdmaperf-mpi.so | grep "not found"' \
+	--customize-hook='chroot "$1" sh -c "$mpi_libs"' \
 	"$codename" "$root" "$sources" </dev/null >"$work/root.log" 2>&1 || {
 	cat "$work/root.log"
 	fail "the clean root: install or run failed (above)"
