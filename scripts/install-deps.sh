@@ -40,8 +40,10 @@ PKGS=(
 	# debhelper builds it, lintian judges it, mmdebstrap makes the clean
 	# root it is installed into, systemd-analyze (and man, for the units'
 	# Documentation=) verifies the units; bash-completion and zsh run the
-	# completion
+	# completion; libmicrohttpd-dev is the package's Build-Depends (the
+	# monitor's /metrics)
 	debhelper lintian mmdebstrap systemd man-db bash-completion zsh
+	libmicrohttpd-dev
 )
 
 missing=()
