@@ -15,7 +15,8 @@ accepted; --wait's, -x's likewise (a list after a comma, file:PATH with
 files); --op=VALUE; -d's from /sys/class/infiniband (RP_SYSFS_ROOT set to
 a fixture); files for --plot and diff's documents; nothing for a number;
 and that bash-completion's loader finds the file by the command's name.
-The zsh completion is checked for every option and for its syntax.
+The zsh completion: every option in it, its syntax, and lines typed
+with a TAB into an interactive zsh on a pseudo terminal (completion.zsh).
 """
 import os
 import re
@@ -215,11 +216,27 @@ def main():
     check(not missing, "zsh: every --long of --help%s" %
           (": missing %s" % missing if missing else ""))
     if subprocess.run(["sh", "-c", "command -v zsh"],
-                      capture_output=True).returncode == 0:
-        p = subprocess.run(["zsh", "-n", zfile], capture_output=True,
-                           text=True)
-        check(p.returncode == 0, "zsh -n _rdmaperf: %s" %
-              (p.stderr.strip() or "clean"))
+                      capture_output=True).returncode != 0:
+        skip("zsh is not installed")
+    p = subprocess.run(["zsh", "-n", zfile], capture_output=True, text=True)
+    check(p.returncode == 0, "zsh -n _rdmaperf: %s" %
+          (p.stderr.strip() or "clean"))
+    # and typed: each line with a TAB completes to its one match
+    zcases = ["rdmaperf --wai", "--wait", "rdmaperf --wait b", "busy",
+              "rdmaperf -o fetch", "fetch_add", "rdmaperf -x rso", "rsocket",
+              "rdmaperf dif", "diff", "rdmaperf diff --thr", "--threshold",
+              "rdmaperf doctor --cp", "--cpu"]
+    if len(devs) == 1:
+        zcases += ["rdmaperf -d %s" % min(devs)[:2], min(devs)]
+    p = subprocess.run(["zsh", "-f", os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "completion.zsh"), compdir, *zcases],
+        capture_output=True, text=True, env=env, timeout=120)
+    for ln in p.stdout.splitlines():
+        print(ln)
+        if ln.startswith("FAIL"):
+            failures.append(ln)
+    check(p.returncode == 0, "zsh typed completion (%d cases)" %
+          (len(zcases) // 2))
     subprocess.run(["rm", "-rf", tmp])
     if failures:
         sys.exit("pkg.completion: %d failed" % len(failures))
