@@ -75,6 +75,31 @@ said=$("$built" --version)
 	fail "debian/changelog's version $version, the build's '$said'"
 echo "   version $version, as rdmaperf --version"
 
+# 2b. every line of the options files, and each commented example, is one
+#     the binary takes (its key file made for the check)
+key=$work/server.key
+echo "a key for the check" >"$key"
+chmod 600 "$key"
+check_args()
+{
+	local file=$1 var=$2 line args
+	shift 2
+	grep -E "^#?$var=" "$file" | while IFS= read -r line; do
+		args=${line#*=\"}
+		args=${args%\"}
+		args=${args//\/etc\/rdmaperf\/server.key/$key}
+		# shellcheck disable=SC2086 # split, as systemd splits $VAR
+		"$built" "$@" $args --help >/dev/null ||
+			fail "${file##*/}: '$line' is refused (above)"
+		echo "   ${file##*/}: $line"
+	done
+}
+check_args "$src/dist/default/rdmaperf-server" RDMAPERF_SERVER_ARGS -s
+if "$built" --help | grep -q 'rdmaperf monitor'; then
+	check_args "$src/dist/default/rdmaperf-monitor" RDMAPERF_MONITOR_ARGS \
+		monitor
+fi
+
 # 3. lintian: nothing left but what is overridden with a reason
 echo "== lintian"
 lint=$(lintian --info --pedantic --display-experimental --fail-on \
