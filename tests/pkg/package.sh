@@ -67,7 +67,9 @@ version=$(cd "$work/src" && dpkg-parsechangelog -S Version)
 arch=$(dpkg --print-architecture)
 deb=$work/rdmaperf_${version}_$arch.deb
 mpi=$work/rdmaperf-mpi_${version}_$arch.deb
-[ -f "$deb" ] && [ -f "$mpi" ] || fail "no $deb or $mpi"
+if [ ! -f "$deb" ] || [ ! -f "$mpi" ]; then
+	fail "no $deb or $mpi"
+fi
 
 # 2. debian/changelog says the version rdmaperf --version prints
 said=$("$built" --version)
@@ -115,6 +117,7 @@ echo "   clean (overrides: $(cat "$src"/debian/*.lintian-overrides |
 deps=$( (dpkg-deb -f "$deb" Depends; dpkg-deb -f "$mpi" Depends) |
 	tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' |
 	grep -v '^rdmaperf$' | grep . | sort -u | paste -sd, -)
+# shellcheck disable=SC1091
 codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
 sources=/etc/apt/sources.list.d/debian.sources
 [ -f "$sources" ] || sources=/etc/apt/sources.list
@@ -124,11 +127,14 @@ echo "== mmdebstrap --variant=minbase $codename, with $deps"
 start=$SECONDS
 # The hooks run on this host with the root as $1, /proc and /dev
 # mounted in it; any that fails fails mmdebstrap. The module's libraries
-# (Open MPI's) must all resolve in the root:
+# (Open MPI's) must all resolve in the root (a script for sh -c there).
+# shellcheck disable=SC2016,SC2089,SC2090 # $1, $l: the hooks' shells'
 mpi_libs='set -e; l=$(ldd /usr/lib/*/rdmaperf/rdmaperf-mpi.so); echo "$l" |
 grep -q "libmpi[.]so.* => /"; if echo "$l" | grep "not found"; then exit 1; fi
 echo "rdmaperf-mpi.so: $(echo "$l" | wc -l) libraries, all found"'
+# shellcheck disable=SC2090
 export mpi_libs
+# shellcheck disable=SC2016
 TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
 	--include="$deps" \
 	--customize-hook="copy-in '$deb' '$mpi' /tmp" \
