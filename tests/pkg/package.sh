@@ -13,8 +13,11 @@
 #    from this host's apt sources, with only the packages' Depends (each
 #    first alternative, as apt chooses); inside it dpkg -i of both
 #    packages, then rdmaperf --version, the user the units run as, a
-#    loopback test over TCP from the installed files (its JSON checked
-#    against the installed schema), the --matrix module's libraries;
+#    loopback test over TCP from the installed files, the --matrix
+#    module's libraries, and the server unit's command (rdmaperf -s with
+#    /etc/default/rdmaperf-server's options) as the user rdmaperf serving
+#    a test (serve_as_user.sh); both JSON documents checked against the
+#    installed schema;
 # 5. systemd-analyze verify of both units against that root (no output
 #    allowed: it warns and exits 0 on an unknown key), and
 #    systemd-analyze security, whose exposure must stay at or below 2.5.
@@ -123,6 +126,9 @@ sources=/etc/apt/sources.list.d/debian.sources
 [ -f "$sources" ] || sources=/etc/apt/sources.list
 root=$work/root
 out=$work/loopback.json
+served=$work/served.json
+here=$(cd "$(dirname "$0")" && pwd)
+export here served
 echo "== mmdebstrap --variant=minbase $codename, with $deps"
 start=$SECONDS
 # The hooks run on this host with the root as $1, /proc and /dev
@@ -143,23 +149,28 @@ TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
 	--customize-hook='chroot "$1" getent passwd rdmaperf' \
 	--customize-hook='chroot "$1" rdmaperf --loopback -x tcp -S 64K -C 1000 --json --quiet >'"'$out'" \
 	--customize-hook='chroot "$1" sh -c "$mpi_libs"' \
+	--customize-hook='bash "$here/serve_as_user.sh" "$1" "$served"' \
 	"$codename" "$root" "$sources" </dev/null >"$work/root.log" 2>&1 || {
 	cat "$work/root.log"
 	fail "the clean root: install or run failed (above)"
 }
 echo "   $((SECONDS - start)) s: $(grep -c . "$work/root.log") lines of output:"
 sed 's/^/   | /' "$work/root.log"
-python3 - "$out" "$root/usr/share/rdmaperf/schema/rdmaperf-1.schema.json" <<'EOF'
+python3 - "$root/usr/share/rdmaperf/schema/rdmaperf-1.schema.json" \
+	"$out" "$served" <<'EOF'
 import json, sys
 import jsonschema
-doc = json.load(open(sys.argv[1]))
-jsonschema.validate(doc, json.load(open(sys.argv[2])))
-r = doc["results"][0]
-bps = r["throughput"]["bits_per_second"]
-assert r["transport"] == "tcp" and r["ok"] and bps > 0, r
-assert r["messages"] == 1000 and r["size"] == 65536, r
-print("   loopback from the installed files: tcp, 1000 x 64 KiB, "
-      "%.2f Gb/s, valid against the installed schema" % (bps / 1e9))
+schema = json.load(open(sys.argv[1]))
+for path, size, what in ((sys.argv[2], 65536, "--loopback"),
+                         (sys.argv[3], 4096, "the service's server")):
+    doc = json.load(open(path))
+    jsonschema.validate(doc, schema)
+    r = doc["results"][0]
+    bps = r["throughput"]["bits_per_second"]
+    assert r["transport"] == "tcp" and r["ok"] and bps > 0, r
+    assert r["messages"] == 1000 and r["size"] == size, r
+    print("   %s from the installed files: tcp, 1000 x %d B, %.2f Gb/s, "
+          "valid against the installed schema" % (what, size, bps / 1e9))
 EOF
 
 # 5. the units, against that root (its systemd, the installed binary and
