@@ -99,9 +99,9 @@ check_args()
 		echo "   ${file##*/}: $line"
 	done
 }
-check_args "$src/dist/default/rdmaperf-server" RDMAPERF_SERVER_ARGS -s
+check_args "$work/src/dist/default/rdmaperf-server" RDMAPERF_SERVER_ARGS -s
 if "$built" --help | grep -q 'rdmaperf monitor'; then
-	check_args "$src/dist/default/rdmaperf-monitor" RDMAPERF_MONITOR_ARGS \
+	check_args "$work/src/dist/default/rdmaperf-monitor" RDMAPERF_MONITOR_ARGS \
 		monitor
 fi
 
@@ -113,7 +113,7 @@ lint=$(lintian --info --pedantic --display-experimental --fail-on \
 	echo "$lint"
 	fail "lintian: the tags above"
 }
-echo "   clean (overrides: $(cat "$src"/debian/*.lintian-overrides |
+echo "   clean (overrides: $(cat "$work"/src/debian/*.lintian-overrides |
 	grep -vc '^#'))"
 
 # 4. a clean root with the Depends alone, both packages installed by dpkg
