@@ -14,10 +14,11 @@
 #    first alternative, as apt chooses); inside it dpkg -i of both
 #    packages, then rdmaperf --version, the user the units run as, a
 #    loopback test over TCP from the installed files, the --matrix
-#    module's libraries, and the server unit's command (rdmaperf -s with
-#    /etc/default/rdmaperf-server's options) as the user rdmaperf serving
-#    a test (serve_as_user.sh); both JSON documents checked against the
-#    installed schema;
+#    module's libraries and a 2-rank --matrix under mpirun (the launcher,
+#    openmpi-bin, is the one package beyond the Depends), and the server
+#    unit's command (rdmaperf -s with /etc/default/rdmaperf-server's
+#    options) as the user rdmaperf serving a test (serve_as_user.sh);
+#    each JSON document checked against the installed schemas;
 # 5. systemd-analyze verify of both units against that root (no output
 #    allowed: it warns and exits 0 on an unknown key), and
 #    systemd-analyze security, whose exposure must stay at or below 2.5.
@@ -120,6 +121,8 @@ echo "   clean (overrides: $(cat "$work"/src/debian/*.lintian-overrides |
 deps=$( (dpkg-deb -f "$deb" Depends; dpkg-deb -f "$mpi" Depends) |
 	tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' |
 	grep -v '^rdmaperf$' | grep . | sort -u | paste -sd, -)
+# and mpirun (openmpi-bin, which rdmaperf-mpi recommends) for --matrix
+deps=$deps,openmpi-bin
 # shellcheck disable=SC1091
 codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
 sources=/etc/apt/sources.list.d/debian.sources
@@ -127,8 +130,12 @@ sources=/etc/apt/sources.list.d/debian.sources
 root=$work/root
 out=$work/loopback.json
 served=$work/served.json
+matrix=$work/matrix.json
+# mpirun as root in the root, two ranks on however many cores
+mpi_env="OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
+mpi_env="$mpi_env OMPI_MCA_rmaps_base_oversubscribe=1"
 here=$(cd "$(dirname "$0")" && pwd)
-export here served
+export here served matrix mpi_env
 echo "== mmdebstrap --variant=minbase $codename, with $deps"
 start=$SECONDS
 # The hooks run on this host with the root as $1, /proc and /dev
@@ -150,6 +157,7 @@ TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
 	--customize-hook='chroot "$1" rdmaperf --loopback -x tcp -S 64K -C 1000 --json --quiet >'"'$out'" \
 	--customize-hook='chroot "$1" sh -c "$mpi_libs"' \
 	--customize-hook='bash "$here/serve_as_user.sh" "$1" "$served"' \
+	--customize-hook='chroot "$1" env $mpi_env timeout 120 mpirun -np 2 rdmaperf --matrix -a 127.0.0.1 -x tcp -S 4K -C 2000 --wait event --quiet --json >"$matrix"' \
 	"$codename" "$root" "$sources" </dev/null >"$work/root.log" 2>&1 || {
 	cat "$work/root.log"
 	fail "the clean root: install or run failed (above)"
@@ -157,7 +165,7 @@ TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
 echo "   $((SECONDS - start)) s: $(grep -c . "$work/root.log") lines of output:"
 sed 's/^/   | /' "$work/root.log"
 python3 - "$root/usr/share/rdmaperf/schema/rdmaperf-1.schema.json" \
-	"$out" "$served" <<'EOF'
+	"$out" "$served" "$matrix" <<'EOF'
 import json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))
@@ -171,6 +179,13 @@ for path, size, what in ((sys.argv[2], 65536, "--loopback"),
     assert r["messages"] == 1000 and r["size"] == size, r
     print("   %s from the installed files: tcp, 1000 x %d B, %.2f Gb/s, "
           "valid against the installed schema" % (what, size, bps / 1e9))
+doc = json.load(open(sys.argv[4]))
+jsonschema.validate(doc, json.load(open(sys.argv[1].replace(
+    "rdmaperf-1.", "rdmaperf-matrix-1."))))
+cells = doc["matrix"]["cells"]
+assert len(cells) == 2 and all(c["ok"] for c in cells), cells
+print("   --matrix under mpirun -np 2 from the installed module: 2 pairs "
+      "ok, valid against the installed schema")
 EOF
 
 # 5. the units, against that root (its systemd, the installed binary and
