@@ -164,24 +164,30 @@ TMPDIR=$work mmdebstrap --variant=minbase --mode=root --quiet \
 }
 echo "   $((SECONDS - start)) s: $(grep -c . "$work/root.log") lines of output:"
 sed 's/^/   | /' "$work/root.log"
-python3 - "$root/usr/share/rdmaperf/schema/rdmaperf-1.schema.json" \
-	"$out" "$served" "$matrix" <<'EOF'
+python3 - "$here/../tools" "$root/usr/share/rdmaperf/schema" "$out" \
+	"$served" "$matrix" <<'EOF'
 import json, sys
-import jsonschema
-schema = json.load(open(sys.argv[1]))
-for path, size, what in ((sys.argv[2], 65536, "--loopback"),
-                         (sys.argv[3], 4096, "the service's server")):
+sys.path.insert(0, sys.argv[1])
+import check_json  # the suite's validator, $refs resolved offline
+check_json.SCHEMA_DIR = sys.argv[2]  # the installed schemas
+
+
+def valid(errors, what):
+    assert not errors, "%s: %s" % (what, "\n".join(errors))
+
+
+for path, size, what in ((sys.argv[3], 65536, "--loopback"),
+                         (sys.argv[4], 4096, "the service's server")):
     doc = json.load(open(path))
-    jsonschema.validate(doc, schema)
+    valid(check_json.validate_doc(doc), what)
     r = doc["results"][0]
     bps = r["throughput"]["bits_per_second"]
     assert r["transport"] == "tcp" and r["ok"] and bps > 0, r
     assert r["messages"] == 1000 and r["size"] == size, r
     print("   %s from the installed files: tcp, 1000 x %d B, %.2f Gb/s, "
           "valid against the installed schema" % (what, size, bps / 1e9))
-doc = json.load(open(sys.argv[4]))
-jsonschema.validate(doc, json.load(open(sys.argv[1].replace(
-    "rdmaperf-1.", "rdmaperf-matrix-1."))))
+doc = json.load(open(sys.argv[5]))
+valid(check_json.validate_matrix(doc), "--matrix")
 cells = doc["matrix"]["cells"]
 assert len(cells) == 2 and all(c["ok"] for c in cells), cells
 print("   --matrix under mpirun -np 2 from the installed module: 2 pairs "
