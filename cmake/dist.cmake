@@ -79,10 +79,7 @@ install(FILES dist/sysusers.d/rdmaperf.conf
 	DESTINATION lib/sysusers.d)
 install(FILES dist/default/rdmaperf-server dist/default/rdmaperf-monitor
 	DESTINATION ${RP_ETC_DEST}/default)
-# The monitor's example config, to copy to /etc/rdmaperf/monitor.conf
-# (every key with its default). It comes with the monitor (dist/ of that
-# change); a tree without it installs none.
-if(EXISTS ${CMAKE_SOURCE_DIR}/dist/monitor.conf)
-	install(FILES dist/monitor.conf
-		DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
-endif()
+# The monitor's example config (every key with its default), to copy to
+# /etc/rdmaperf/monitor.conf: not installed there, where the unit would
+# start probing the example's peers.
+install(FILES dist/monitor.conf DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
