@@ -36,6 +36,14 @@ PKGS=(
 	# only, with winpthreads) and its interop test under wine; dpkg-dev
 	# unpacks Debian's cJSON source for it
 	gcc-mingw-w64-x86-64-posix wine wine64 dpkg-dev
+	# the Debian package and its test (tests/pkg, doc/packaging.md):
+	# debhelper builds it, lintian judges it, mmdebstrap makes the clean
+	# root it is installed into, systemd-analyze (and man, for the units'
+	# Documentation=) verifies the units; bash-completion and zsh run the
+	# completion; libmicrohttpd-dev is the package's Build-Depends (the
+	# monitor's /metrics)
+	debhelper lintian mmdebstrap systemd man-db bash-completion zsh
+	libmicrohttpd-dev
 )
 
 missing=()
