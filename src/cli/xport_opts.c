@@ -151,7 +151,7 @@ static bool listed(const struct rp_config *c, const struct rp_xport_options *x)
 	size_t i;
 
 	for (i = 0; i < c->test.n_transports; i++)
-		if (!strcmp(c->test.transports[i], x->transport) ||
+		if (rp_xport_entry_is(c->test.transports[i], x->transport) ||
 		    (!x->local && !strcmp(c->test.transports[i], "all")))
 			return true;
 	return false;
