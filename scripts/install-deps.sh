@@ -8,6 +8,9 @@ PKGS=(
 	build-essential cmake pkg-config clang-format
 	libcjson-dev libcmocka-dev libibverbs-dev librdmacm-dev
 	libssl-dev liburing-dev
+	# the ofi transport (-x ofi:PROVIDER) and its peer tools: fi_info,
+	# fi_pingpong (bench/ofi_vs_fi_pingpong.sh)
+	libfabric-dev libfabric-bin
 	# fuzz the decoders (tests/fuzz): clang and its libFuzzer and
 	# sanitizer runtimes (only recommended by clang, so named here)
 	clang libclang-rt-dev

@@ -38,6 +38,7 @@ set(RP_E2E_TESTS
 	repeat 600
 	slo 600
 	diff 300
+	ofi 300
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)
