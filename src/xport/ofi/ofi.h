@@ -90,6 +90,9 @@ struct ofi_op_info {
 	bool echo;	  /* latency: the responder echoes each arrival */
 	bool prefill;	  /* --verify: the responder fills slot i with i */
 	ofi_post_fn post; /* the initiator's operation */
+	ofi_post_fn
+		inject; /* the same without a completion (latency, small
+			 * enough for the provider's inject_size), or NULL */
 	ofi_done_fn done;
 };
 
@@ -117,8 +120,9 @@ struct ofi_stream {
 	struct fid_cq *cq; /* transmit and receive */
 	struct fid_ep *ep;
 	struct fid_mr *mr;
-	void *desc;  /* the MR's descriptor, for FI_MR_LOCAL */
-	int wait_fd; /* --wait event: the CQ's FD, else -1 */
+	void *desc;	   /* the MR's descriptor, for FI_MR_LOCAL */
+	size_t inject_max; /* the provider's inject_size */
+	int wait_fd;	   /* --wait event: the CQ's FD, else -1 */
 	fi_addr_t peer;
 	uint64_t peer_addr; /* the peer's buffer: virtual or offset 0 */
 	uint64_t peer_key;
@@ -196,6 +200,9 @@ int ofi_post_send(struct ofi_stream *s, uint32_t slot, uint64_t seq);
 int ofi_post_write_imm(struct ofi_stream *s, uint32_t slot, uint64_t seq);
 int ofi_post_fetch_add(struct ofi_stream *s, uint32_t slot, uint64_t seq);
 int ofi_post_cmp_swap(struct ofi_stream *s, uint32_t slot, uint64_t seq);
+int ofi_inject_write(struct ofi_stream *s, uint32_t slot, uint64_t seq);
+int ofi_inject_send(struct ofi_stream *s, uint32_t slot, uint64_t seq);
+int ofi_inject_write_imm(struct ofi_stream *s, uint32_t slot, uint64_t seq);
 void ofi_done_nothing(struct ofi_stream *s, uint32_t slot);
 void ofi_done_read(struct ofi_stream *s, uint32_t slot);
 void ofi_done_fetch_add(struct ofi_stream *s, uint32_t slot);

@@ -18,6 +18,7 @@ const struct ofi_op_info ofi_ops[RP_OP__COUNT] = {
 		.one_sided = true,
 		.marker = true,
 		.post = ofi_post_write,
+		.inject = ofi_inject_write,
 		.done = ofi_done_nothing,
 	},
 	[RP_OP_READ] = {
@@ -33,6 +34,7 @@ const struct ofi_op_info ofi_ops[RP_OP__COUNT] = {
 		.recv_data = true,
 		.echo = true,
 		.post = ofi_post_send,
+		.inject = ofi_inject_send,
 		.done = ofi_done_nothing,
 	},
 	[RP_OP_WRITE_IMM] = {
@@ -40,6 +42,7 @@ const struct ofi_op_info ofi_ops[RP_OP__COUNT] = {
 		.cq_data = true,
 		.echo = true,
 		.post = ofi_post_write_imm,
+		.inject = ofi_inject_write_imm,
 		.done = ofi_done_nothing,
 	},
 	[RP_OP_FETCH_ADD] = {

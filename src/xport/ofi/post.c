@@ -48,6 +48,28 @@ int ofi_post_write(struct ofi_stream *s, uint32_t slot, uint64_t seq)
 	return ofi_write_slot(s, slot);
 }
 
+/* Latency pings of at most inject_size bytes go as fi_pingpong's do: the
+ * buffer is the provider's at once and no completion comes; the echo is
+ * the round trip. */
+int ofi_inject_write(struct ofi_stream *s, uint32_t slot, uint64_t seq)
+{
+	(void)seq;
+	return (int)fi_inject_write(s->ep, slot_at(s, slot), s->size, s->peer,
+				    peer_at(s, slot), s->peer_key);
+}
+
+int ofi_inject_send(struct ofi_stream *s, uint32_t slot, uint64_t seq)
+{
+	(void)seq;
+	return (int)fi_inject(s->ep, slot_at(s, slot), s->size, s->peer);
+}
+
+int ofi_inject_write_imm(struct ofi_stream *s, uint32_t slot, uint64_t seq)
+{
+	return (int)fi_inject_writedata(s->ep, slot_at(s, slot), s->size, seq,
+					s->peer, peer_at(s, slot), s->peer_key);
+}
+
 /* --verify: the header cleared, so that a read that lands nothing fails */
 int ofi_post_read(struct ofi_stream *s, uint32_t slot, uint64_t seq)
 {
@@ -300,18 +322,30 @@ static int ofi_post_echo_recv(struct ofi_stream *s)
 
 /* Write latency: the payload (--verify), then the marker over its last
  * byte, then the write. */
-static int ofi_post_marked(struct ofi_stream *s, uint64_t seq)
+static bool ofi_injects(const struct ofi_stream *s)
+{
+	return s->op->inject && s->size <= s->inject_max;
+}
+
+/* A ping: injected where it fits; write's with the marker over the last
+ * byte of its payload. */
+static int ofi_post_ping(struct ofi_stream *s, uint64_t seq)
 {
 	int ret;
 
+	if (!ofi_injects(s) && !s->op->marker)
+		return ofi_post_one(s, 0, seq);
 	if (s->base.spec.verify)
 		rp_payload_fill(s->buf, s->size, seq);
-	s->marker = (uint8_t)(s->marker % 255 + 1); /* never 0 */
-	s->buf[s->size - 1] = s->marker;
-	s->buf[s->slot_bytes + s->size - 1] = 0; /* no echo in flight */
-	while ((ret = ofi_write_slot(s, 0)) == -FI_EAGAIN)
+	if (s->op->marker) {
+		s->marker = (uint8_t)(s->marker % 255 + 1); /* never 0 */
+		s->buf[s->size - 1] = s->marker;
+		s->buf[s->slot_bytes + s->size - 1] = 0; /* no echo yet */
+	}
+	while ((ret = ofi_injects(s) ? s->op->inject(s, 0, seq)
+				     : ofi_write_slot(s, 0)) == -FI_EAGAIN)
 		fi_cq_read(s->cq, NULL, 0);
-	return ret ? ofi_fail(s, "fi_write", ret) : 0;
+	return ret ? ofi_fail(s, "posting a ping", ret) : 0;
 }
 
 int ofi_ping(struct rp_stream *bs, uint64_t seq, uint64_t deadline_ns)
@@ -327,13 +361,11 @@ int ofi_ping(struct rp_stream *bs, uint64_t seq, uint64_t deadline_ns)
 	}
 	if (s->op->receives)
 		ret = ofi_post_echo_recv(s);
-	if (!ret && s->op->marker)
-		ret = ofi_post_marked(s, seq);
-	else if (!ret)
-		ret = ofi_post_one(s, 0, seq);
 	if (!ret)
-		ret = ofi_ping_wait(s, false, !echo && !flag, flag, s->marker,
-				    deadline_ns);
+		ret = ofi_post_ping(s, seq);
+	if (!ret)
+		ret = ofi_ping_wait(s, ofi_injects(s), !echo && !flag, flag,
+				    s->marker, deadline_ns);
 	s->done_acc = 0;
 	if (!ret && echo && !s->op->marker && s->base.spec.verify &&
 	    rp_payload_check(slot_at(s, 1), s->size, seq))

@@ -31,6 +31,27 @@ static uint8_t *slot_at(struct ofi_stream *s, uint32_t slot)
 	return s->buf + (size_t)slot * s->slot_bytes;
 }
 
+/* An echo of at most inject_size bytes: no completion comes. */
+static int ofi_echo_inject(struct ofi_stream *s, uint32_t slot, size_t len,
+			   uint64_t data)
+{
+	uint64_t to = s->peer_addr + s->slot_bytes;
+	ssize_t ret;
+
+	do {
+		if (s->op->receives)
+			ret = fi_inject(s->ep, slot_at(s, slot), len, s->peer);
+		else if (s->op->cq_data || s->wait_fd >= 0)
+			ret = fi_inject_writedata(s->ep, slot_at(s, slot), len,
+						  data, s->peer, to,
+						  s->peer_key);
+		else
+			ret = fi_inject_write(s->ep, slot_at(s, slot), len,
+					      s->peer, to, s->peer_key);
+	} while (ret == -FI_EAGAIN && fi_cq_read(s->cq, NULL, 0) <= 0);
+	return ret ? ofi_fail(s, "echoing a ping", ret) : 0;
+}
+
 /* Latency: @len bytes of our slot @slot back into the initiator's slot 1,
  * as a send (send), or a write with @data (write_imm; write under --wait
  * event), or a plain write. At depth 1 at most one echo is on its way
@@ -42,6 +63,8 @@ static int ofi_echo(struct ofi_stream *s, uint32_t slot, size_t len,
 	uint64_t to = s->peer_addr + s->slot_bytes;
 	ssize_t ret;
 
+	if (len <= s->inject_max)
+		return ofi_echo_inject(s, slot, len, data);
 	do {
 		if (s->op->receives)
 			ret = fi_send(s->ep, slot_at(s, slot), len, s->desc,

@@ -136,8 +136,10 @@ int ofi_stream_open(struct ofi_stream *s, const char *prov)
 			  &info, &s->base.err);
 	if (!ret)
 		ret = ofi_fabric_open(&s->fab, info, &s->base.err);
-	if (!ret)
+	if (!ret) {
+		s->inject_max = info->tx_attr->inject_size;
 		ret = ofi_open_ep(s);
+	}
 	if (!ret)
 		ret = ofi_alloc(s);
 	if (!ret)
