@@ -40,9 +40,11 @@
  *
  * What differs per operation is one entry of ofi_ops[] (ops.c). Files:
  * caps.c (names, the capabilities each op needs, what a provider grants;
- * pure), fabric.c (fi_getinfo, opening and closing), stream.c (the ops
- * that make streams and swap names), post.c (the initiator), serve.c (the
- * responder), ops.c (the per-operation table), ofi.c (the ops table).
+ * pure), errors.c (reasons), fabric.c (fi_getinfo, opening and closing a
+ * fabric and domain), setup.c (a stream's endpoint, CQ, buffer and MR),
+ * stream.c (the ops that make streams and swap names), post.c (the
+ * initiator), serve.c (the responder), ops.c (the per-operation table),
+ * ofi.c (the ops table), params.c (--ofi-domain, built everywhere).
  */
 #ifndef RP_XPORT_OFI_OFI_H
 #define RP_XPORT_OFI_OFI_H
@@ -168,6 +170,10 @@ const char *ofi_mr_mode_text(int mode, char *buf, size_t len);
 int ofi_hex_encode(const uint8_t *in, size_t n, char *out, size_t len);
 int ofi_hex_decode(const char *in, uint8_t *out, size_t len, size_t *n);
 
+/* errors.c: reasons; each returns the negative errno it records. */
+int ofi_fail(struct ofi_stream *s, const char *what, ssize_t ret);
+int ofi_cq_error(struct ofi_stream *s);
+
 /* fabric.c: fi_getinfo and opening a provider. */
 int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
 		enum rp_wait wait, struct fi_info **out, struct rp_err *why);
@@ -176,8 +182,6 @@ int ofi_default_provider(const struct ofi_opts *o, enum rp_op op, char *buf,
 int ofi_fabric_open(struct ofi_fabric *f, struct fi_info *info,
 		    struct rp_err *why);
 void ofi_fabric_close(struct ofi_fabric *f);
-int ofi_fail(struct ofi_stream *s, const char *what, ssize_t ret);
-int ofi_cq_error(struct ofi_stream *s);
 int ofi_check(const char *prov, const struct ofi_opts *o, enum rp_op op,
 	      enum rp_wait wait, struct rp_err *why);
 
