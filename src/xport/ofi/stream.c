@@ -180,11 +180,25 @@ static int ofi_json_u64_str(const cJSON *info, const char *key, uint64_t *v)
 	return errno || *end ? -EPROTO : 0;
 }
 
+/* fi_av_insert reads as many bytes as the provider's addresses have, not
+ * @len: a name from the wire must be of our own endpoint's length (both
+ * ends opened the same provider), or a string within @len where the
+ * addresses are strings (shm's). */
+static bool ofi_name_fits(struct ofi_stream *s, const uint8_t *name, size_t len)
+{
+	uint8_t own[OFI_ADDR_MAX];
+	size_t own_len = sizeof(own);
+
+	if (s->fab.info->addr_format == FI_ADDR_STR)
+		return len > 1 && memchr(name, '\0', len) == name + len - 1;
+	return !fi_getname(&s->ep->fid, own, &own_len) && len == own_len;
+}
+
 int ofi_set_peer(struct rp_stream *bs, const cJSON *info)
 {
 	struct ofi_stream *s = ofi_of(bs);
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(info, "ep_name");
-	uint8_t name[OFI_ADDR_MAX];
+	uint8_t name[OFI_ADDR_MAX] = { 0 };
 	uint64_t need = (uint64_t)s->depth * s->slot_bytes;
 	size_t len;
 
@@ -201,6 +215,11 @@ int ofi_set_peer(struct rp_stream *bs, const cJSON *info)
 				      "the peer's buffer has %" PRIu64
 				      " bytes, the test needs %" PRIu64,
 				      s->peer_len, need);
+	if (!ofi_name_fits(s, name, len))
+		return rp_stream_fail(bs, -EPROTO,
+				      "the peer's endpoint name (%zu bytes) "
+				      "is not one of provider %s's",
+				      len, s->fab.info->fabric_attr->prov_name);
 	if (fi_av_insert(s->av, name, 1, &s->peer, 0, NULL) != 1)
 		return rp_stream_fail(bs, -EPROTO,
 				      "fi_av_insert refused the peer's "
