@@ -50,7 +50,7 @@ const struct rp_xport_ops *rp_xport_find(const char *name)
 	for (i = 0; i < rp_xport_count(); i++) {
 		x = *registry[i];
 		if (!strcmp(x->name, name) ||
-		    (x->variants && rp_xport_entry_is(name, x->name)))
+		    (x->variant && rp_xport_entry_is(name, x->name)))
 			return x;
 	}
 	return NULL;

@@ -231,9 +231,11 @@ struct rp_xport_ops {
 	 *  operation; a server refuses it. */
 	bool local;
 	/** Its -x entries may name a variant, NAME:VARIANT (ofi:tcp, the
-	 *  provider): rp_xport_find() finds the transport by either, and
-	 *  spec.transport carries the whole entry to the server. */
-	bool variants;
+	 *  provider): what a variant is, for --help ("PROVIDER"); NULL:
+	 *  none. rp_xport_find() finds the transport by NAME or
+	 *  NAME:VARIANT, and spec.transport carries the whole entry to the
+	 *  server. */
+	const char *variant;
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Client, before anything is set up (NULL: nothing to check): can
