@@ -1218,13 +1218,6 @@ def nfs(binary):
     return nfs_tests.nfs(binary)
 
 
-def ofi(binary):
-    """tests/vm/ofi_tests.py: the ofi transport on libfabric's verbs
-    provider over rxe0."""
-    import ofi_tests
-    return ofi_tests.ofi(binary)
-
-
 def smoke(_binary):
     """tests/vm/verbs_smoke.c: the rdma transport through its ops table
     alone (its path is the third argument)."""
@@ -1245,8 +1238,7 @@ def smoke(_binary):
 
 GROUPS = {"smoke": smoke, "verbs_ops": verbs_ops,
           "verbs_sizes": verbs_sizes, "transports": transports,
-          "streams": streams, "robust": robust, "siw": siw, "nfs": nfs,
-          "ofi": ofi}
+          "streams": streams, "robust": robust, "siw": siw, "nfs": nfs}
 SMOKE = None
 
 
