@@ -180,6 +180,13 @@ def test_refused(binary):
     r = run(binary, ["-c", "-a", "127.0.0.1", "-x", "tcp", "--ofi-domain",
                      "lo"])
     check(r.rc == 2 and "add ofi to -x" in r.err, r.describe())
+    # -x all never takes ofi: it must name its provider
+    with Server(binary) as srv:
+        doc = client_json(binary, srv.port, ["-x", "all", "-S", "64", "-C",
+                                             "100"] + QUICK)
+        got = [x["transport"] for x in doc["results"]]
+        check(got and not any(t.startswith("ofi") for t in got),
+              "-x all ran %r" % got)
 
 
 def built_with_ofi(binary):
