@@ -11,6 +11,9 @@ PKGS=(
 	# rdmaperf monitor's /metrics (HTTP by libmicrohttpd); its e2e test runs
 	# Debian's prometheus (and its promtool) against it
 	libmicrohttpd-dev prometheus
+	# the ofi transport (-x ofi:PROVIDER) and its peer tools: fi_info,
+	# fi_pingpong (bench/ofi_vs_fi_pingpong.sh)
+	libfabric-dev libfabric-bin
 	# fuzz the decoders (tests/fuzz): clang and its libFuzzer and
 	# sanitizer runtimes (only recommended by clang, so named here)
 	clang libclang-rt-dev

@@ -85,8 +85,8 @@ static int serve(const struct rp_config *cfg)
 }
 
 /* -x all: every built-in network transport whose probe passes on this
- * host and that can do the operation (a file needs its path). Return: -ENOENT
- * when none is left. */
+ * host and that can do the operation (a file needs its path, ofi the
+ * provider it is to use). Return: -ENOENT when none is left. */
 static int expand_all(struct rp_config *cfg)
 {
 	const struct rp_xport_ops *ops;
@@ -99,7 +99,8 @@ static int expand_all(struct rp_config *cfg)
 	cfg->test.n_transports = 0;
 	for (i = 0; i < rp_xport_count(); i++) {
 		ops = rp_xport_at(i);
-		if (!ops->local && ops->probe(ops, &why) == 0 &&
+		if (!ops->local && !ops->variant &&
+		    ops->probe(ops, &why) == 0 &&
 		    rp_xport_check_op(ops, cfg->test.spec.op, NULL) == 0)
 			snprintf(cfg->test.transports[cfg->test.n_transports++],
 				 RP_SPEC_NAME_LEN, "%s", ops->name);

@@ -530,9 +530,12 @@ void rp_cli_usage(FILE *f)
 				 opts[i].name, opts[i].meta, opts[i].help);
 	}
 	fprintf(f, "\nTransports built in (the first is the default):");
-	for (i = 0; i < rp_xport_count(); i++)
+	for (i = 0; i < rp_xport_count(); i++) {
 		fprintf(f, " %s%s", rp_xport_at(i)->name,
 			rp_xport_at(i)->local ? ":PATH" : "");
+		if (rp_xport_at(i)->variant)
+			fprintf(f, "[:%s]", rp_xport_at(i)->variant);
+	}
 	fprintf(f,
 		"\nfile:PATH is local: no server needed (no -c, or -c "
 		"for the others of a list);\n  -o write or read of PATH "

@@ -145,14 +145,17 @@ int rp_cli_local_entry(struct parse *p, const char *name, size_t len,
 	return 0;
 }
 
-/* Does -x name @x's transport? "all" stands for every one but a local. */
+/* Does -x name @x's transport? "all" stands for every one but a local
+ * one and one whose entries name a variant (ofi:PROVIDER). */
 static bool listed(const struct rp_config *c, const struct rp_xport_options *x)
 {
+	const struct rp_xport_ops *ops = rp_xport_find(x->transport);
+	bool in_all = !x->local && !(ops && ops->variant);
 	size_t i;
 
 	for (i = 0; i < c->test.n_transports; i++)
-		if (!strcmp(c->test.transports[i], x->transport) ||
-		    (!x->local && !strcmp(c->test.transports[i], "all")))
+		if (rp_xport_entry_is(c->test.transports[i], x->transport) ||
+		    (in_all && !strcmp(c->test.transports[i], "all")))
 			return true;
 	return false;
 }

@@ -78,13 +78,15 @@ void rp_spec_defaults(struct rp_spec *s)
 static bool transport_name_ok(const char *name)
 {
 	const char *end = memchr(name, '\0', RP_SPEC_NAME_LEN);
-	const char *p;
+	const char *p, *colon = NULL;
 
 	if (!end || end == name)
 		return false;
 	for (p = name; p < end; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		      *p == '_'))
+		if (*p == ':' && !colon && p > name && p + 1 < end)
+			colon = p; /* NAME:VARIANT (ofi:tcp), once */
+		else if (!((*p >= 'a' && *p <= 'z') ||
+			   (*p >= '0' && *p <= '9') || *p == '_'))
 			return false;
 	}
 	return true;
@@ -98,7 +100,8 @@ static int validate_shape(const struct rp_spec *s, char *err, size_t errlen)
 	if (!transport_name_ok(s->transport))
 		return rp_spec_errf(err, errlen,
 				    "transport name invalid: accepted 1 to %d "
-				    "characters of a-z, 0-9 and _",
+				    "characters of a-z, 0-9 and _, and one "
+				    "':' between two of them",
 				    RP_SPEC_NAME_LEN - 1);
 	if ((unsigned int)s->op >= RP_OP__COUNT)
 		return rp_spec_errf(err, errlen,

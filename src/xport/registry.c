@@ -16,6 +16,9 @@ static const struct rp_xport_ops *const *const registry[] = {
 #ifdef RP_HAVE_RDMA
 	&rp_xport_rsocket,
 #endif
+#ifdef RP_HAVE_OFI
+	&rp_xport_ofi,
+#endif
 #ifdef RP_HAVE_URING
 	&rp_xport_file, /* a local transport: never the default */
 #endif
@@ -31,19 +34,32 @@ const struct rp_xport_ops *rp_xport_at(size_t i)
 	return i < rp_xport_count() ? *registry[i] : NULL;
 }
 
+bool rp_xport_entry_is(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(entry, name, n) &&
+	       (!entry[n] || (entry[n] == ':' && entry[n + 1]));
+}
+
 const struct rp_xport_ops *rp_xport_find(const char *name)
 {
+	const struct rp_xport_ops *x;
 	size_t i;
 
-	for (i = 0; i < rp_xport_count(); i++)
-		if (strcmp((*registry[i])->name, name) == 0)
-			return *registry[i];
+	for (i = 0; i < rp_xport_count(); i++) {
+		x = *registry[i];
+		if (!strcmp(x->name, name) ||
+		    (x->variant && rp_xport_entry_is(name, x->name)))
+			return x;
+	}
 	return NULL;
 }
 
 static const struct rp_xport_options *const options[] = {
 	&rp_xport_rdma_options,
 	&rp_xport_file_options,
+	&rp_xport_ofi_options,
 };
 
 _Static_assert(sizeof(options) / sizeof(options[0]) <= RP_XPORT_MAX_OWN,

@@ -230,6 +230,12 @@ struct rp_xport_ops {
 	 *  token NULL, the path in the params); ping() times one whole
 	 *  operation; a server refuses it. */
 	bool local;
+	/** Its -x entries may name a variant, NAME:VARIANT (ofi:tcp, the
+	 *  provider): what a variant is, for --help ("PROVIDER"); NULL:
+	 *  none. rp_xport_find() finds the transport by NAME or
+	 *  NAME:VARIANT, and spec.transport carries the whole entry to the
+	 *  server. */
+	const char *variant;
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Client, before anything is set up (NULL: nothing to check): can
@@ -383,7 +389,8 @@ rp_stream_fail(struct rp_stream *s, int err, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void rp_stream_note(struct rp_stream *s,
 							  const char *fmt, ...);
 
-/** rp_xport_find - the transport named @name, or NULL. */
+/** rp_xport_find - the transport named @name (or NAME:VARIANT for one
+ *  with variants), or NULL. */
 const struct rp_xport_ops *rp_xport_find(const char *name);
 
 /**
@@ -397,6 +404,10 @@ int rp_xport_check_op(const struct rp_xport_ops *x, enum rp_op op,
 /** rp_op_mask_list - the operations of @mask (RP_OP_BIT each) as
  *  "write, read, send" into @buf of @len bytes; returns @buf. */
 const char *rp_op_mask_list(uint32_t mask, char *buf, size_t len);
+
+/** rp_xport_entry_is - does the -x entry @entry name transport @name
+ *  ("ofi" for "ofi" and "ofi:tcp")? */
+bool rp_xport_entry_is(const char *entry, const char *name);
 
 /** rp_xport_count / rp_xport_at - iterate over the registry. */
 size_t rp_xport_count(void);
@@ -431,7 +442,11 @@ extern const struct rp_xport_ops *const rp_xport_file;
 extern const struct rp_xport_ops *const rp_xport_rdma;
 extern const struct rp_xport_ops *const rp_xport_rsocket;
 #endif
+#ifdef RP_HAVE_OFI
+extern const struct rp_xport_ops *const rp_xport_ofi;
+#endif
 extern const struct rp_xport_options rp_xport_rdma_options;
+extern const struct rp_xport_options rp_xport_ofi_options;
 extern const struct rp_xport_options rp_xport_file_options;
 
 #endif

@@ -41,6 +41,7 @@ set(RP_E2E_TESTS
 	many_tests 180
 	patterns 300
 	monitor 180
+	ofi 300
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the text says of the link a point ran on: each side's link facts
+ * What the text says of the link a point ran on: the transport's summary
+ * where it gives one, each side's link facts
  * (the "link" of its first stream's information, xport/link.h's form),
  * the share of the rated rate the test moved, what the NICs counted, and
  * --expect's verdict.
@@ -78,11 +79,33 @@ static void side(FILE *f, const char *name, const cJSON *l)
 	}
 }
 
+static const char *side_summary(const cJSON *info)
+{
+	return str(cJSON_IsArray(info) ? cJSON_GetArrayItem(info, 0) : info,
+		   "summary");
+}
+
+/* A transport's one-line account of what it runs on, where it gives one
+ * (its information's "summary": ofi's provider, endpoint, fabric...). */
+static void summary(FILE *f, const struct rp_result *r)
+{
+	const char *c = side_summary(r->client_info);
+	const char *s = side_summary(r->server_info);
+
+	if (c && (!s || !strcmp(c, s)))
+		fprintf(f, "  %-12s %s\n", "transport", c);
+	else if (c || s)
+		fprintf(f, "  %-12s client %s; server %s\n", "transport",
+			c ? c : "unknown", s ? s : "unknown");
+}
+
 void rp_report_text_link(FILE *f, const struct rp_result *r)
 {
 	const cJSON *c = side_link(r->client_info);
 	const cJSON *s = side_link(r->server_info);
 	double rated = rp_result_rated_bps(r);
+
+	summary(f, r);
 
 	if (!c && !s)
 		return;

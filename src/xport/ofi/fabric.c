@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fi_getinfo for a provider and an operation, the reasons when it finds
+ * nothing (the provider is absent: the ones libfabric has; or it cannot
+ * do the operation: the ones it can), the default provider, and opening
+ * and closing a fabric and domain.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xport/ofi/ofi.h"
+
+/* The modes a stream handles: FI_CONTEXT(2) (every operation passes a
+ * struct fi_context2 of its own), and the MR modes fabric.h's comment
+ * lists. FI_MR_RAW (keys wider than 64 bits) is not among them. */
+#define OFI_MR_MODES                                                           \
+	(FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY |    \
+	 FI_MR_ENDPOINT)
+
+static struct fi_info *ofi_hints(const char *prov, const char *domain,
+				 uint64_t caps)
+{
+	struct fi_info *h = fi_allocinfo();
+
+	if (!h)
+		return NULL;
+	h->ep_attr->type = FI_EP_RDM;
+	h->caps = caps;
+	h->mode = FI_CONTEXT | FI_CONTEXT2;
+	h->domain_attr->mr_mode = OFI_MR_MODES;
+	h->domain_attr->threading = FI_THREAD_DOMAIN;
+	h->tx_attr->msg_order = FI_ORDER_SAS;
+	h->rx_attr->msg_order = FI_ORDER_SAS;
+	if (prov && !(h->fabric_attr->prov_name = strdup(prov)))
+		goto out_free;
+	if (domain && domain[0] && !(h->domain_attr->name = strdup(domain)))
+		goto out_free;
+	return h;
+out_free:
+	fi_freeinfo(h);
+	return NULL;
+}
+
+static int ofi_query(const char *prov, const char *domain, uint64_t caps,
+		     struct fi_info **out)
+{
+	struct fi_info *h = ofi_hints(prov, domain, caps);
+	int ret;
+
+	if (!h)
+		return -ENOMEM;
+	ret = fi_getinfo(OFI_API, NULL, NULL, 0, h, out);
+	fi_freeinfo(h);
+	return ret;
+}
+
+/* Every provider libfabric finds (fi_info -l's that have an endpoint
+ * here), each once, as "tcp;ofi_rxm, shm, ...". */
+static void ofi_list_providers(char *buf, size_t len)
+{
+	struct fi_info *all = NULL, *i, *j;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (fi_getinfo(OFI_API, NULL, NULL, 0, NULL, &all) || !all) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	for (i = all; i && at < len; i = i->next) {
+		for (j = all; j != i; j = j->next)
+			if (!strcmp(j->fabric_attr->prov_name,
+				    i->fabric_attr->prov_name))
+				break;
+		if (j == i)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "",
+					       i->fabric_attr->prov_name);
+	}
+	fi_freeinfo(all);
+}
+
+/* The operations @prov grants: fi_getinfo asked for each one's caps (a
+ * provider lists only some of what it can do when asked for nothing:
+ * ofi_rxm grants the atomics it emulates only when asked). */
+static uint32_t ofi_ops_offered(const char *prov, const struct ofi_opts *o)
+{
+	struct fi_info *info;
+	uint32_t mask = 0;
+	int op;
+
+	for (op = 0; op < RP_OP__COUNT; op++) {
+		info = NULL;
+		if (!ofi_query(prov, o->domain, ofi_ops[op].caps, &info) &&
+		    info)
+			mask |= ofi_ops_granted(
+					info->caps,
+					info->domain_attr->cq_data_size) &
+				RP_OP_BIT(op);
+		fi_freeinfo(info);
+	}
+	return mask;
+}
+
+/* Nothing for @prov and @op: why, in @why. */
+static int ofi_why_none(const char *prov, const struct ofi_opts *o,
+			enum rp_op op, struct rp_err *why)
+{
+	struct fi_info *any = NULL, *dom = NULL;
+	char list[512];
+
+	if (ofi_query(prov, NULL, 0, &any)) {
+		ofi_list_providers(list, sizeof(list));
+		return rp_errf(why, -EOPNOTSUPP,
+			       "libfabric has no provider %s with a reliable "
+			       "datagram endpoint here; it finds: %s",
+			       prov, list);
+	}
+	if (o->domain[0] && ofi_query(prov, o->domain, 0, &dom)) {
+		snprintf(list, sizeof(list), "%s", any->domain_attr->name);
+		fi_freeinfo(any);
+		return rp_errf(why, -EOPNOTSUPP,
+			       "provider %s has no domain %s (--ofi-domain); "
+			       "its first is %s",
+			       prov, o->domain, list);
+	}
+	fi_freeinfo(dom);
+	fi_freeinfo(any);
+	rp_op_mask_list(ofi_ops_offered(prov, o), list, sizeof(list));
+	return rp_errf(why, -EOPNOTSUPP, "provider %s cannot do %s; it does %s",
+		       prov, rp_op_name(op),
+		       list[0] ? list : "nothing rdmaperf runs");
+}
+
+int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
+		enum rp_wait wait, struct fi_info **out, struct rp_err *why)
+{
+	struct fi_info *info = NULL;
+	int ret = ofi_query(prov, o->domain, ofi_ops[op].caps, &info);
+
+	if (ret == -FI_ENODATA)
+		return ofi_why_none(prov, o, op, why);
+	if (ret)
+		return rp_errf(why, ret, "fi_getinfo for %s: %s", prov,
+			       fi_strerror(-ret));
+	if ((ofi_ops[op].cq_data ||
+	     (ofi_ops[op].marker && wait == RP_WAIT_EVENT)) &&
+	    info->domain_attr->cq_data_size < 4) {
+		fi_freeinfo(info);
+		return rp_errf(why, -EOPNOTSUPP,
+			       "provider %s carries no remote CQ data (%s%s "
+			       "needs 4 bytes of it)",
+			       prov, rp_op_name(op),
+			       wait == RP_WAIT_EVENT ? " under --wait event"
+						     : "");
+	}
+	if (o->domain[0] && strcmp(info->domain_attr->name, o->domain)) {
+		rp_errf(why, -EOPNOTSUPP,
+			"provider %s has no domain %s (--ofi-domain); it has "
+			"%s",
+			prov, o->domain, info->domain_attr->name);
+		fi_freeinfo(info);
+		return -EOPNOTSUPP;
+	}
+	*out = info;
+	return 0;
+}
+
+/* --wait event: can a CQ of @info's domain have an FD to sleep on? */
+static int ofi_can_wait(struct fi_info *info, struct rp_err *why)
+{
+	struct fi_cq_attr attr = { .format = FI_CQ_FORMAT_DATA,
+				   .wait_obj = FI_WAIT_FD };
+	struct ofi_fabric f = { 0 };
+	struct fid_cq *cq;
+	int ret = ofi_fabric_open(&f, info, why);
+
+	if (!ret) {
+		ret = fi_cq_open(f.domain, &attr, &cq, NULL);
+		if (ret)
+			rp_errf(why, -EOPNOTSUPP,
+				"provider %s has no FD to wait on its CQ for "
+				"--wait event (fi_cq_open with FI_WAIT_FD: "
+				"%s); use --wait busy",
+				info->fabric_attr->prov_name,
+				fi_strerror(-ret));
+		else
+			fi_close(&cq->fid);
+	}
+	ofi_fabric_close(&f); /* frees @info */
+	return ret ? -EOPNOTSUPP : 0;
+}
+
+int ofi_check(const char *prov, const struct ofi_opts *o, enum rp_op op,
+	      enum rp_wait wait, struct rp_err *why)
+{
+	struct fi_info *info;
+	int ret = ofi_getinfo(prov, o, op, wait, &info, why);
+
+	if (ret)
+		return ret;
+	if (wait == RP_WAIT_EVENT)
+		return ofi_can_wait(info, why);
+	fi_freeinfo(info);
+	return 0;
+}
+
+/* -x ofi: the first provider libfabric ranks for @op (it ranks hardware
+ * before the software ones) that reaches another host: shm does not. */
+int ofi_default_provider(const struct ofi_opts *o, enum rp_op op, char *buf,
+			 size_t len, struct rp_err *why)
+{
+	struct fi_info *info = NULL, *i;
+	char list[512];
+
+	ofi_query(NULL, o->domain, ofi_ops[op].caps, &info);
+	for (i = info; i; i = i->next)
+		if (strcmp(i->fabric_attr->prov_name, "shm"))
+			break;
+	if (i)
+		snprintf(buf, len, "%s", i->fabric_attr->prov_name);
+	fi_freeinfo(info);
+	if (i)
+		return 0;
+	ofi_list_providers(list, sizeof(list));
+	return rp_errf(why, -EOPNOTSUPP,
+		       "no libfabric provider here does %s between hosts; "
+		       "it finds: %s",
+		       rp_op_name(op), list);
+}
+
+int ofi_fabric_open(struct ofi_fabric *f, struct fi_info *info,
+		    struct rp_err *why)
+{
+	int ret;
+
+	f->info = info;
+	ret = fi_fabric(info->fabric_attr, &f->fabric, NULL);
+	if (ret)
+		return rp_errf(why, ret, "fi_fabric %s: %s",
+			       info->fabric_attr->name, fi_strerror(-ret));
+	ret = fi_domain(f->fabric, info, &f->domain, NULL);
+	if (ret)
+		return rp_errf(why, ret, "fi_domain %s: %s",
+			       info->domain_attr->name, fi_strerror(-ret));
+	return 0;
+}
+
+void ofi_fabric_close(struct ofi_fabric *f)
+{
+	if (f->domain)
+		fi_close(&f->domain->fid);
+	if (f->fabric)
+		fi_close(&f->fabric->fid);
+	if (f->info)
+		fi_freeinfo(f->info);
+	memset(f, 0, sizeof(*f));
+}

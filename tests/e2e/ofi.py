@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+End to end: the ofi transport (libfabric) on loopback, with the providers
+this host has: ofi:tcp (tcp;ofi_rxm, a reliable-datagram endpoint over
+TCP) and ofi:shm (shared memory). Every operation each grants, with
+--verify at depths 1 and 16 (one sweep each); the result naming the
+provider, its version, the endpoint type, fabric, domain and mr_mode in
+JSON and text; a size sweep, -P 4 -T 2, --bidir, --wait event, --rate, -i
+intervals with a plot; what is refused before anything runs (exit 2, one
+line): an absent provider (listing those libfabric finds), a domain the
+provider lacks, --wait event where the provider's CQ has no FD to wait on.
+
+    python3 tests/e2e/ofi.py /path/to/rdmaperf
+
+Skipped (77) when the binary was built without libfabric, except under
+CI=true, where scripts/install-deps.sh installs it.
+"""
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2elib import (QUICK, Server, check, client, client_json,  # noqa: E402
+                    log, main, run)
+
+OPS = ["write", "read", "send", "write_imm", "fetch_add", "cmp_swap"]
+PROVIDERS = {"tcp": "tcp;ofi_rxm", "shm": "shm"}
+FACTS = ["provider", "provider_version", "libfabric", "ep_type", "fabric",
+         "domain", "mr_mode"]
+
+
+def check_point(r, what, messages=None):
+    check(r.get("error") is None and r.get("ok") is True,
+          "%s: failed: %r" % (what, r.get("error")))
+    for side in ("client", "server"):
+        v = r["cpu"][side].get("verify_errors")
+        check(v == 0, "%s: %s verify_errors %r" % (what, side, v))
+    if messages is not None:
+        check(r["messages"] == messages, "%s: %r messages, not %d" %
+              (what, r["messages"], messages))
+
+
+def check_facts(r, prov, what):
+    for side in ("client_transport", "server_transport"):
+        t = r.get(side, {})
+        for k in FACTS:
+            check(isinstance(t.get(k), str) and t[k],
+                  "%s: %s.%s is %r" % (what, side, k, t.get(k)))
+        check(t["provider"] == PROVIDERS[prov] and
+              t["ep_type"] == "FI_EP_RDM",
+              "%s: %s names %r %r" % (what, side, t["provider"],
+                                      t["ep_type"]))
+
+
+def test_ops_verify(binary):
+    """Every op on both providers, --verify, depths 1 and 16."""
+    with Server(binary) as srv:
+        for prov in PROVIDERS:
+            for op in OPS:
+                what = "ofi:%s %s" % (prov, op)
+                doc = client_json(binary, srv.port, [
+                    "-x", "ofi:" + prov, "-o", op, "-S", "4096",
+                    "-q", "1,16", "-C", "1500", "--verify"] + QUICK)
+                check(len(doc["results"]) == 2, what + ": two points")
+                for r in doc["results"]:
+                    check_point(r, "%s depth %d" % (what, r["queue_depth"]),
+                                1500)
+                    if op in ("send", "write_imm"):
+                        n = r["cpu"]["server"]["messages"]
+                        check(n == 1500, "%s: the server saw %r" % (what, n))
+                check_facts(doc["results"][0], prov, what)
+                check(doc["results"][0]["transport"] == "ofi:" + prov,
+                      what + ": transport %r" %
+                      doc["results"][0]["transport"])
+
+
+def test_text_names_provider(binary):
+    with Server(binary) as srv:
+        r = client(binary, srv.port, ["-x", "ofi:tcp", "-S", "64", "-C",
+                                      "500"] + QUICK)
+        check(r.rc == 0, r.describe())
+        check("provider tcp;ofi_rxm" in r.out and "FI_EP_RDM" in r.out and
+              "mr_mode" in r.out, "the text names no provider:\n" + r.out)
+
+
+def test_default_provider(binary):
+    """-x ofi: the server's first provider that reaches other hosts."""
+    with Server(binary) as srv:
+        doc = client_json(binary, srv.port, ["-x", "ofi", "-S", "64", "-C",
+                                             "500"] + QUICK)
+        r = doc["results"][0]
+        check_point(r, "ofi")
+        p = r["client_transport"]["provider"]
+        check(p != "shm" and p == r["server_transport"]["provider"],
+              "-x ofi chose %r" % p)
+
+
+def test_sweep_streams_bidir(binary):
+    with Server(binary) as srv:
+        doc = client_json(binary, srv.port, [
+            "-x", "ofi:tcp", "-o", "write", "-S", "8,4096,65536", "-C",
+            "1000", "--verify"] + QUICK)
+        check([r["size"] for r in doc["results"]] == [8, 4096, 65536],
+              "sweep sizes")
+        for r in doc["results"]:
+            check_point(r, "sweep %d" % r["size"], 1000)
+        for prov in PROVIDERS:
+            doc = client_json(binary, srv.port, [
+                "-x", "ofi:" + prov, "-o", "send", "-S", "1024", "-P", "4",
+                "-T", "2", "-C", "4000", "--verify"] + QUICK)
+            r = doc["results"][0]
+            check_point(r, "-P 4 " + prov)
+            check(len(r["per_stream"]) == 4, "-P 4: %d per_stream" %
+                  len(r["per_stream"]))
+            check(r["cpu"]["server"]["messages"] == r["messages"],
+                  "-P 4: the server saw %r of %r" %
+                  (r["cpu"]["server"]["messages"], r["messages"]))
+        for depth in ("1", "64"):
+            doc = client_json(binary, srv.port, [
+                "-x", "ofi:shm", "-o", "write_imm", "-S", "4", "-q", depth,
+                "--bidir", "-C", "2000", "--verify"] + QUICK)
+            r = doc["results"][0]
+            check_point(r, "--bidir depth " + depth)
+            d = r.get("directions", {})
+            check(d.get("client_to_server", {}).get("messages", 0) > 0 and
+                  d.get("server_to_client", {}).get("messages", 0) > 0,
+                  "--bidir: directions %r" % d)
+
+
+def test_wait_event(binary):
+    """--wait event on tcp;ofi_rxm (an FD wait object) for every op."""
+    with Server(binary) as srv:
+        for op in OPS:
+            doc = client_json(binary, srv.port, [
+                "-x", "ofi:tcp", "-o", op, "-S", "512", "-q", "1,8", "-C",
+                "500", "--verify", "--wait", "event"] + QUICK)
+            for r in doc["results"]:
+                check_point(r, "--wait event %s depth %d" %
+                            (op, r["queue_depth"]), 500)
+                check(r["wait"] == "event", "wait %r" % r["wait"])
+
+
+def test_rate_intervals_plot(binary):
+    with Server(binary) as srv, tempfile.TemporaryDirectory() as d:
+        plot = os.path.join(d, "ofi.svg")
+        doc = client_json(binary, srv.port, [
+            "-x", "ofi:tcp", "-o", "send", "-S", "256", "-t", "2",
+            "--rate", "2000", "-i", "0.5", "--plot", plot] + QUICK)
+        r = doc["results"][0]
+        check_point(r, "--rate")
+        got = r["rate"]["achieved_ops_per_second"]
+        check(abs(got - 2000) < 200, "--rate 2000 achieved %r" % got)
+        check(len(r["intervals"]) >= 3, "-i 0.5 over 2 s: %d intervals" %
+              len(r["intervals"]))
+        with open(plot) as f:
+            check("<svg" in f.read(), "the plot is no SVG")
+
+
+def refused(binary, port, args, words):
+    r = client(binary, port, args)
+    check(r.rc == 2, "exit %r, not 2:\n%s" % (r.rc, r.describe()))
+    line = [x for x in r.err.splitlines() if x.startswith("rdmaperf:")]
+    check(len(line) == 1 and all(w in line[0] for w in words),
+          "want one line with %r:\n%s" % (words, r.describe()))
+
+
+def test_refused(binary):
+    with Server(binary) as srv:
+        refused(binary, srv.port, ["-x", "ofi:efa", "-C", "10"],
+                ["ofi:efa", "no provider efa", "finds:", "tcp;ofi_rxm",
+                 "shm"])
+        refused(binary, srv.port, ["-x", "ofi:shm", "-o", "send", "--wait",
+                                   "event", "-C", "10"],
+                ["provider shm", "--wait event", "--wait busy"])
+        refused(binary, srv.port, ["-x", "ofi:tcp", "--ofi-domain",
+                                   "nosuch0", "-C", "10"],
+                ["no domain nosuch0"])
+    r = run(binary, ["-c", "-a", "127.0.0.1", "-x", "tcp", "--ofi-domain",
+                     "lo"])
+    check(r.rc == 2 and "add ofi to -x" in r.err, r.describe())
+    # -x all never takes ofi: it must name its provider
+    with Server(binary) as srv:
+        doc = client_json(binary, srv.port, ["-x", "all", "-S", "64", "-C",
+                                             "100"] + QUICK)
+        got = [x["transport"] for x in doc["results"]]
+        check(got and not any(t.startswith("ofi") for t in got),
+              "-x all ran %r" % got)
+
+
+def built_with_ofi(binary):
+    r = run(binary, ["--help"])
+    return any(x.startswith("Transports built in") and " ofi" in x
+               for x in r.out.splitlines())
+
+
+if __name__ == "__main__":
+    from e2elib import binary_from_argv
+    if not built_with_ofi(binary_from_argv()):
+        why = "this rdmaperf was built without libfabric (no -x ofi)"
+        if os.environ.get("CI") == "true":
+            sys.stderr.write("e2e.ofi: %s, and CI needs it\n" % why)
+            sys.exit(1)
+        log("skip: " + why)
+        sys.exit(77)
+    main([
+        ("ops_verify", test_ops_verify),
+        ("text_names_provider", test_text_names_provider),
+        ("default_provider", test_default_provider),
+        ("sweep_streams_bidir", test_sweep_streams_bidir),
+        ("wait_event", test_wait_event),
+        ("rate_intervals_plot", test_rate_intervals_plot),
+        ("refused", test_refused),
+    ])
