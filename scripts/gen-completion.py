@@ -107,6 +107,8 @@ def read_binary(binary):
     t = TRANSPORTS.search(text)
     transports = []
     for name in (t.group(1).split() if t else []):
+        # file:PATH: "file:" and a path after it; ofi[:PROVIDER]: "ofi"
+        name = re.sub(r"\[:[A-Z]+\]$", "", name)
         transports.append(name[:-len("PATH")] if name.endswith(":PATH")
                           else name)
     cmds = {"": parse_rows(text)}

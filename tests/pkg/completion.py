@@ -164,7 +164,9 @@ def main():
     case("rdmaperf --wait ", "--wait: busy, event",
          lambda r: (set(r) == {"busy", "event"}, r))
     tm = re.search(r"^Transports built in[^:]*:(.*)$", help_text, re.M)
-    xs = {t.replace(":PATH", ":") for t in tm.group(1).split()}
+    # file:PATH is offered as "file:", ofi[:PROVIDER] as "ofi"
+    xs = {re.sub(r"\[:[A-Z]+\]$", "", t.replace(":PATH", ":"))
+          for t in tm.group(1).split()}
     case("rdmaperf -x ", "-x: the transports built in %s" % sorted(xs),
          lambda r: (set(r) == xs, r))
     case("rdmaperf -x rdma,t", "-x rdma,t: rdma,tcp",
