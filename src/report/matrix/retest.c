@@ -93,7 +93,8 @@ static int judge(cJSON *x, const cJSON *tab, const cJSON *cell, double fraction)
 	bool lat = !strcmp(str(x, "metric"), "latency");
 	double med = cJSON_GetNumberValue(
 		GET(tab, lat ? "median_latency_p50_us" : "median_gbps"));
-	int k = (int)cJSON_GetNumberValue(GET(tab, "result"));
+	int k = (int)rp_matrix_rank_index(
+		cJSON_GetNumberValue(GET(tab, "result")), 1u << 20);
 	const cJSON *r = cell ? result_k(cell, k) : NULL;
 	double v = r ? value_of(r, lat) : NAN;
 	const char *e = cJSON_GetStringValue(GET(cell, "error"));

@@ -178,7 +178,8 @@ int rp_matrix_rounds(cJSON *doc)
 		return 0; /* the all-pairs matrix: its tables say it all */
 	cJSON_ArrayForEach(tab, GET(m, "tables"))
 	{
-		k = (int)cJSON_GetNumberValue(GET(tab, "result"));
+		k = (int)rp_matrix_rank_index(
+			cJSON_GetNumberValue(GET(tab, "result")), 1u << 20);
 		f = flows_of(GET(m, "cells"), k, &n);
 		arr = f ? cJSON_AddArrayToObject(tab, "rounds") : NULL;
 		if (!arr) {
@@ -233,7 +234,8 @@ static void flows_text(FILE *f, const cJSON *cells, double round, int k)
 void rp_matrix_rounds_text(FILE *f, const cJSON *doc, const cJSON *tab)
 {
 	const cJSON *m = GET(doc, "matrix"), *x, *s;
-	int k = (int)cJSON_GetNumberValue(GET(tab, "result"));
+	int k = (int)rp_matrix_rank_index(
+		cJSON_GetNumberValue(GET(tab, "result")), 1u << 20);
 
 	cJSON_ArrayForEach(x, GET(tab, "rounds"))
 	{
