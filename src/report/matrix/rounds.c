@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "report/matrix/matrix.h"
+#include "report/priv.h"
 
 #define GET(o, k) cJSON_GetObjectItemCaseSensitive(o, k)
 
