@@ -83,13 +83,17 @@ static void spec_from_bytes(const uint8_t *data, size_t size, struct rp_spec *s)
 
 static bool transport_ok(const char *t)
 {
-	size_t n = strnlen(t, RP_SPEC_NAME_LEN), i;
+	size_t n = strnlen(t, RP_SPEC_NAME_LEN), i, colons = 0;
 
 	if (n == 0 || n == RP_SPEC_NAME_LEN)
 		return false;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* NAME:VARIANT (ofi:tcp): one ':' with a name on each side */
+		if (t[i] == ':' && i > 0 && i + 1 < n && !colons++)
+			continue;
 		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_", t[i]))
 			return false;
+	}
 	return true;
 }
 
