@@ -73,10 +73,14 @@ void rp_report_csv_cell(FILE *f, const cJSON *v);
 /* --matrix (matrix/text.c): what a table is of, "tcp write 64 KiB q16". */
 void rp_matrix_label(const cJSON *tab, char *buf, size_t len);
 
-/* --matrix (matrix/matrix.c): a rank read from a document as an index below @n,
- * or @n where it is none (a document read back may hold anything there:
- * NaN where it is not a number, a negative, one beyond the ranks). */
-size_t rp_matrix_rank_index(double v, size_t n);
+/* --matrix: a rank read from a document as an index below @n, or @n where
+ * it is none (a document read back may hold anything there: NaN where it
+ * is not a number, a negative, one beyond the ranks). Inline here, so that
+ * matrix/'s files share it without calling into each other. */
+static inline size_t rp_matrix_rank_index(double v, size_t n)
+{
+	return v >= 0 && v < (double)n ? (size_t)v : n;
+}
 
 /* The file transport (text/file.c) */
 

@@ -127,11 +127,6 @@ static const char *cell_failure(const struct cell *c, const cJSON *r)
 	return NULL;
 }
 
-size_t rp_matrix_rank_index(double v, size_t n)
-{
-	return v >= 0 && v < (double)n ? (size_t)v : n;
-}
-
 /* The table's entries from the sorted @cells, each at its current
  * result (advanced to the next for the next table). A pair given twice
  * (a document edited by hand) counts once: its last cell. */
