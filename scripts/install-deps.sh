@@ -33,6 +33,8 @@ PKGS=(
 	python3-jsonschema librsvg2-bin
 	# --matrix: MPI launches the ranks (Open MPI; any MPI-3 works)
 	openmpi-bin libopenmpi-dev
+	# --tos checked on the wire (tests/e2e/tos.py, the fabric's tos case)
+	tcpdump
 	# peer tools the benchmarks compare against
 	perftest iperf3 sockperf fio
 	# the Windows build (scripts/build-windows.sh: mingw-w64 for x86-64

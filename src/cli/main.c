@@ -85,8 +85,10 @@ static int serve(const struct rp_config *cfg)
 }
 
 /* -x all: every built-in network transport whose probe passes on this
- * host and that can do the operation (a file needs its path, ofi the
- * provider it is to use). Return: -ENOENT when none is left. */
+ * host and that can do the operation, mark it with --tos and map --mem's
+ * memory if asked (a
+ * file needs its path, ofi the provider it is to use). Return: -ENOENT when
+ * none is left. */
 static int expand_all(struct rp_config *cfg)
 {
 	const struct rp_xport_ops *ops;
@@ -101,7 +103,10 @@ static int expand_all(struct rp_config *cfg)
 		ops = rp_xport_at(i);
 		if (!ops->local && !ops->variant &&
 		    ops->probe(ops, &why) == 0 &&
-		    rp_xport_check_op(ops, cfg->test.spec.op, NULL) == 0)
+		    rp_xport_check_op(ops, cfg->test.spec.op, NULL) == 0 &&
+		    (!cfg->test.spec.tos || ops->tos) &&
+		    (cfg->test.spec.mem == RP_MEM_HOST ||
+		     ops->mem_kinds & RP_MEM_BIT(cfg->test.spec.mem)))
 			snprintf(cfg->test.transports[cfg->test.n_transports++],
 				 RP_SPEC_NAME_LEN, "%s", ops->name);
 	}

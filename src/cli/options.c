@@ -198,7 +198,9 @@ enum {
 	O_REPEAT,
 	O_CONFIDENCE,
 	O_SLO,
-	O_SLO_TOLERANCE
+	O_SLO_TOLERANCE,
+	O_TOS,
+	O_MEM
 };
 
 static const struct opt opts[] = {
@@ -254,6 +256,12 @@ static const struct opt opts[] = {
 	  "receiver checks the payload of every message" },
 	{ "zerocopy", 'Z', 0, rp_cli_o_zerocopy, NULL,
 	  "tcp: send messages of 16K or more with MSG_ZEROCOPY" },
+	{ "mem", O_MEM, 1, rp_cli_o_mem, "KIND",
+	  "buffers: host, huge, file[:PATH], odp (rdma); default host" },
+	{ "tos", O_TOS, 1, rp_cli_o_tos, "TOS",
+	  "tcp, rdma: mark the data traffic with TOS (0x88, 136, af41)" },
+	{ "tclass", O_TOS, 1, rp_cli_o_tos, "TOS",
+	  "the same as --tos (perftest's name: RoCE's traffic class)" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },
 	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },

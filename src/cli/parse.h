@@ -101,6 +101,8 @@ int rp_cli_o_no_latency(struct parse *p, const char *arg);
 int rp_cli_o_no_bandwidth(struct parse *p, const char *arg);
 int rp_cli_o_verify(struct parse *p, const char *arg);
 int rp_cli_o_zerocopy(struct parse *p, const char *arg);
+int rp_cli_o_tos(struct parse *p, const char *arg);
+int rp_cli_o_mem(struct parse *p, const char *arg);
 
 /* load_opts.c: the offered load and batching, and their rules */
 int rp_cli_o_rate(struct parse *p, const char *arg);

@@ -151,6 +151,70 @@ static int check_zerocopy(struct parse *p)
 	return 0;
 }
 
+/* --tos: transports that mark their traffic (tcp, rdma; -x all keeps
+ * only those, main.c). */
+static int check_tos(struct parse *p)
+{
+	const struct rp_config *c = p->cfg;
+	const struct rp_xport_ops *x;
+	size_t i;
+
+	if (!c->test.spec.tos)
+		return 0;
+	for (i = 0; i < c->test.n_transports; i++) {
+		if (!strcmp(c->test.transports[i], "all"))
+			continue;
+		x = rp_xport_find(c->test.transports[i]);
+		if (x && !x->tos)
+			return rp_cli_bad(p,
+					  "--tos: %s%s cannot mark its data "
+					  "traffic; tcp and rdma can (rsocket, "
+					  "ofi and file cannot, nor tcp on "
+					  "Windows)",
+					  c->test.transports[i],
+					  c->test.transport_defaulted
+						  ? " (the default)"
+						  : "");
+	}
+	return 0;
+}
+
+/* --mem: transports whose buffers can be that kind; huge pages only where
+ * some are reserved (how many a test needs, its setup says). */
+static int check_mem(struct parse *p)
+{
+	const struct rp_config *c = p->cfg;
+	enum rp_mem_kind k = c->test.spec.mem;
+	const struct rp_xport_ops *x;
+	uint64_t free_b, page;
+	size_t i;
+
+	if (k == RP_MEM_HOST)
+		return 0;
+	for (i = 0; i < c->test.n_transports; i++) {
+		x = rp_xport_find(c->test.transports[i]);
+		if (x && !(x->mem_kinds & RP_MEM_BIT(k)))
+			return rp_cli_bad(
+				p,
+				"--mem %s: %s%s cannot put its buffers there "
+				"(%s)",
+				rp_mem_kind_name(k), c->test.transports[i],
+				c->test.transport_defaulted ? " (the default)"
+							    : "",
+				k == RP_MEM_ODP
+					? "on-demand paging is the rdma "
+					  "transport's"
+					: "it has buffers of its own");
+	}
+	if (k == RP_MEM_HUGE && !rp_mem_huge_free(&free_b, &page) && !free_b)
+		return rp_cli_bad(p,
+				  "--mem huge: no huge page of %llu KiB is "
+				  "free here: reserve some, echo N > "
+				  "/proc/sys/vm/nr_hugepages",
+				  (unsigned long long)(page >> 10));
+	return 0;
+}
+
 /* Turn what was said into the spec the server receives. */
 static int finish_spec(struct parse *p)
 {
@@ -172,7 +236,8 @@ static int finish_spec(struct parse *p)
 	}
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->test.transports[0]);
-	if (rp_cli_finish_xopts(p) || check_zerocopy(p))
+	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
+	    check_mem(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

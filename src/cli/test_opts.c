@@ -11,6 +11,8 @@
 #include "cli/parse.h"
 #include "core/cpulist.h"
 #include "core/sweep.h"
+#include "core/tos.h"
+#include "platform/mem.h"
 #include "core/units.h"
 #include "run/run.h"
 
@@ -165,5 +167,36 @@ int rp_cli_o_zerocopy(struct parse *p, const char *arg)
 {
 	(void)arg;
 	p->cfg->test.spec.zerocopy = true;
+	return 0;
+}
+
+int rp_cli_o_tos(struct parse *p, const char *arg)
+{
+	if (rp_tos_parse(arg, &p->cfg->test.spec.tos))
+		return rp_cli_bad(
+			p,
+			"--tos: %s: a TOS byte, 0 to 255 (136, 0x88), "
+			"or a DSCP name (ef, af11 to af43, cs0 to cs7)",
+			arg);
+	return 0;
+}
+
+int rp_cli_o_mem(struct parse *p, const char *arg)
+{
+	struct rp_test *t = &p->cfg->test;
+	int kind;
+
+	if (!strncmp(arg, "file:", 5) && arg[5]) {
+		t->spec.mem = RP_MEM_FILE;
+		t->params->mem_path = arg + 5;
+		return 0;
+	}
+	if (rp_mem_kind_parse(arg, &kind))
+		return rp_cli_bad(p,
+				  "--mem: %s: one of host, huge, file[:PATH], "
+				  "odp",
+				  arg);
+	t->spec.mem = (enum rp_mem_kind)kind;
+	t->params->mem_path = NULL;
 	return 0;
 }

@@ -211,7 +211,10 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	    check_count("signal", s->signal, 0, s->queue_depth,
 			" (the queue depth)", err, errlen) ||
 	    check_count("post_list", s->post_list, 0, s->queue_depth,
-			" (the queue depth)", err, errlen))
+			" (the queue depth)", err, errlen) ||
+	    check_count("tos", s->tos, 0, RP_SPEC_MAX_TOS, "", err, errlen) ||
+	    check_count("mem", (uint64_t)s->mem, 0, RP_MEM__COUNT - 1, "", err,
+			errlen))
 		return -EINVAL;
 	return validate_zerocopy(s, err, errlen);
 }
@@ -340,6 +343,13 @@ const struct rp_field_enum rp_spec_op_enum = { RP_OP__COUNT, op_name,
 					       op_parse };
 const struct rp_field_enum rp_spec_wait_enum = { RP_WAIT__COUNT, wait_name,
 						 NULL };
+static int mem_parse(const char *s, int *out)
+{
+	return rp_mem_kind_parse(s, out);
+}
+
+const struct rp_field_enum rp_spec_mem_enum = { RP_MEM__COUNT, rp_mem_kind_name,
+						mem_parse };
 
 /* The depth has its own words: rp_spec_validate's range. */
 static int depth_check(const struct rp_field *f, uint64_t v, char *err,
@@ -385,6 +395,9 @@ const struct rp_field rp_spec_fields[] = {
 	{ SPEC_11("post_list", post_list, RP_FIELD_U32, 0) },
 	/* sent only when true */
 	{ SPEC_AS("zerocopy", zerocopy, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
+	{ SPEC_AS("tos", tos, RP_FIELD_U32, RP_FIELD_SPARSE) },
+	{ SPEC_AS("mem", mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
+	  .en = &rp_spec_mem_enum },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/fields.h"
+#include "platform/mem.h"
 
 enum rp_op {
 	RP_OP_WRITE,
@@ -33,6 +34,7 @@ enum rp_op {
 #define RP_SPEC_MAX_STREAMS 128 /* streams (-P) of one test, per direction */
 #define RP_SPEC_MAX_THREADS 64	/* threads (-T) on each side */
 #define RP_SPEC_MAX_RATE    4000000000ULL /* --rate: operations per second */
+#define RP_SPEC_MAX_TOS	    255		  /* --tos: one byte */
 
 /* How a side waits for completions: spinning, or asleep on an event (the
  * verbs completion channel, poll() on a socket). Both ends use the same. */
@@ -71,6 +73,13 @@ struct rp_spec {
 	/* --zerocopy (tcp): the side that sends messages sends those of at
 	 * least RP_ZC_MIN_BYTES with MSG_ZEROCOPY where the kernel can. */
 	bool zerocopy;
+	/* --tos: the IP TOS byte (DSCP << 2 | ECN) both ends mark their data
+	 * traffic with (tcp: IP_TOS or IPV6_TCLASS; rdma: rdma_cm's TOS, the
+	 * traffic class of RoCE's GRH and its IP header); 0: the system's. */
+	uint32_t tos;
+	/* --mem: what both ends' message buffers are (platform/mem.h);
+	 * file: the client's PATH, the server a temporary file of its own. */
+	enum rp_mem_kind mem;
 };
 
 /*
@@ -83,6 +92,7 @@ extern const struct rp_field rp_spec_fields[];
 extern const size_t rp_spec_n_fields;
 extern const struct rp_field_enum rp_spec_op_enum;
 extern const struct rp_field_enum rp_spec_wait_enum;
+extern const struct rp_field_enum rp_spec_mem_enum;
 
 /** rp_spec_signal - operations per signaled completion at the spec's
  *  current depth: signal, at least 1, at most queue_depth (a window of

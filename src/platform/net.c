@@ -166,16 +166,40 @@ int rp_net_set_nonblock(const struct rp_sock_calls *c, rp_sock_t fd)
 	return c->set_nonblock(fd) < 0 ? -errno : 0;
 }
 
+int rp_net_set_tos(const struct rp_sock_calls *c, rp_sock_t fd, int tos,
+		   int *got)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss), vl = sizeof(*got);
+	int level = IPPROTO_IP, name = IP_TOS;
+
+	if (c->getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return -errno;
+	if (ss.ss_family == AF_INET6) {
+		(void)c->setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+		level = IPPROTO_IPV6;
+		name = IPV6_TCLASS;
+	}
+	if (c->setsockopt(fd, level, name, &tos, sizeof(tos)) < 0)
+		return -errno;
+	*got = tos;
+	if (c->getsockopt(fd, level, name, got, &vl) < 0)
+		*got = tos;
+	return 0;
+}
+
 static int dial_one(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		    uint64_t deadline_ns, rp_sock_t *out)
+		    int tos, uint64_t deadline_ns, rp_sock_t *out)
 {
 	rp_sock_t fd = c->socket(ai->ai_family, SOCK_STREAM, 0);
-	int err = 0;
+	int err = 0, got;
 	socklen_t len = sizeof(err);
 
 	if (!rp_sock_valid(fd))
 		return -errno;
-	err = rp_net_set_nonblock(c, fd);
+	err = tos ? rp_net_set_tos(c, fd, tos, &got) : 0;
+	if (!err)
+		err = rp_net_set_nonblock(c, fd);
 	if (err)
 		goto out_close;
 	if (c->connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
@@ -200,12 +224,12 @@ out_close:
 }
 
 int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		      uint64_t deadline_ns, rp_sock_t *fd)
+		      int tos, uint64_t deadline_ns, rp_sock_t *fd)
 {
 	int err = -EHOSTUNREACH;
 
 	for (; ai; ai = ai->ai_next) {
-		err = dial_one(c, ai, deadline_ns, fd);
+		err = dial_one(c, ai, tos, deadline_ns, fd);
 		if (!err)
 			break;
 	}
@@ -213,14 +237,14 @@ int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
 }
 
 int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
-		uint64_t deadline_ns, rp_sock_t *fd)
+		int tos, uint64_t deadline_ns, rp_sock_t *fd)
 {
 	struct addrinfo *res;
 	int err;
 
 	if (rp_net_resolve(host, port, false, &res, NULL))
 		return -EHOSTUNREACH;
-	err = rp_net_dial_addrs(c, res, deadline_ns, fd);
+	err = rp_net_dial_addrs(c, res, tos, deadline_ns, fd);
 	freeaddrinfo(res);
 	return err;
 }

@@ -96,21 +96,33 @@ int rp_net_listen(const struct rp_sock_calls *c, const char *host,
 int rp_net_local_port(const struct rp_sock_calls *c, rp_sock_t fd);
 
 /**
+ * rp_net_set_tos - mark what @fd sends with the IP TOS byte @tos
+ * (--tos), by the family it speaks: IP_TOS, or IPV6_TCLASS (and IP_TOS,
+ * for IPv4-mapped peers, where the kernel takes it). A listening socket
+ * passes it on to the connections it accepts, and marks their SYN-ACK.
+ * Return: 0 and in *@got what the kernel marks (Linux keeps a TCP
+ * socket's ECN bits its own), or -errno.
+ */
+int rp_net_set_tos(const struct rp_sock_calls *c, rp_sock_t fd, int tos,
+		   int *got);
+
+/**
  * rp_net_dial_addrs - connect to each address of the list @ai in turn
  * (rp_net_resolve's) until one answers, before @deadline_ns (rp_clock_ns
- * time). The socket is left non-blocking.
+ * time), each socket marked with @tos before its SYN (0: left alone,
+ * rp_net_set_tos). The socket is left non-blocking.
  * Return: 0 and the socket in *@fd; else the error of the last address
  * tried (-EHOSTUNREACH for an empty list).
  */
 int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		      uint64_t deadline_ns, rp_sock_t *fd);
+		      int tos, uint64_t deadline_ns, rp_sock_t *fd);
 
 /**
  * rp_net_dial - rp_net_resolve() then rp_net_dial_addrs(), for a caller
  * with no use for the reason: -EHOSTUNREACH when @host does not resolve.
  */
 int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
-		uint64_t deadline_ns, rp_sock_t *fd);
+		int tos, uint64_t deadline_ns, rp_sock_t *fd);
 
 /**
  * rp_net_sock_addr - the numeric address (no port, no brackets) of a

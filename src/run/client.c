@@ -60,7 +60,7 @@ static int ctl_connect(struct client *c)
 	err = rp_net_resolve(cfg->test.host, cfg->test.port, false, &res, &why);
 	if (err)
 		return fail(c->res, err, "resolve", "%s", why.msg);
-	err = rp_net_dial_addrs(&rp_sock_kernel, res,
+	err = rp_net_dial_addrs(&rp_sock_kernel, res, 0,
 				rp_deadline_ns(RP_CTRL_TIMEOUT_MS), &fd);
 	freeaddrinfo(res);
 	if (err)

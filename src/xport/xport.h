@@ -152,6 +152,9 @@ struct rp_xport_params {
 	/* A local transport (-x file:PATH): */
 	const char *path;    /* the file; the client sets it per transport */
 	unsigned int stream; /* the stream connect() opens: 0 owns PATH */
+	/* --mem file:PATH, this side's (spec.mem says the kind); NULL: a
+	 * temporary file (a server's always) */
+	const char *mem_path;
 	/* Each transport's own block, in rp_xport_options_at()'s order
 	 * (rp_xport_own) */
 	union rp_xport_own own[RP_XPORT_MAX_OWN];
@@ -219,6 +222,11 @@ static inline void rp_stream_active(struct rp_stream *s)
 /* A set of operations, one bit per enum rp_op (rp_xport_ops.op_mask). */
 #define RP_OP_BIT(op)  (1u << (op))
 #define RP_OP_MASK_ALL (RP_OP_BIT(RP_OP__COUNT) - 1)
+/* A set of kinds of memory, one bit per enum rp_mem_kind (mem_kinds). */
+#define RP_MEM_BIT(k) (1u << (k))
+#define RP_MEM_MAPPED                                                          \
+	(RP_MEM_BIT(RP_MEM_HOST) | RP_MEM_BIT(RP_MEM_HUGE) |                   \
+	 RP_MEM_BIT(RP_MEM_FILE))
 
 struct rp_xport_ops {
 	const char *name;
@@ -236,6 +244,12 @@ struct rp_xport_ops {
 	 *  NAME:VARIANT, and spec.transport carries the whole entry to the
 	 *  server. */
 	const char *variant;
+	/** It marks its data traffic with spec.tos (--tos), both ends;
+	 *  a client refuses --tos with any transport that does not. */
+	bool tos;
+	/** The kinds of memory (RP_MEM_BIT of each, platform/mem.h) its
+	 *  message buffers can be, --mem; 0: host memory alone. */
+	uint32_t mem_kinds;
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Client, before anything is set up (NULL: nothing to check): can

@@ -545,3 +545,27 @@ def main(tests):
     if failed:
         log("failed: " + ", ".join(failed))
     sys.exit(1 if failed else 0)
+
+
+def usage_error(binary, args, words):
+    """rdmaperf @args is refused as bad input: exit 2, nothing on stdout,
+    one line on stderr that holds @words, then the usage hint."""
+    r = run(binary, args)
+    lines = r.err.splitlines()
+    check(r.rc == 2 and r.out == "" and len(lines) == 2 and
+          lines[1] == USAGE_LINE and words in lines[0],
+          lambda: "want exit 2 and one line with %r\n%s" %
+          (words, r.describe()))
+
+
+def main_or_skip(tests, skipped):
+    """main(@tests); where all passed but @skipped (a list the tests fill
+    with what they could not run here, and why) is not empty, exit 77
+    saying so instead of 0."""
+    try:
+        main(tests)
+    except SystemExit as e:
+        if e.code == 0 and skipped:
+            log("skipped: " + "; ".join(skipped))
+            sys.exit(77)
+        raise

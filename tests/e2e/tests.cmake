@@ -42,6 +42,8 @@ set(RP_E2E_TESTS
 	patterns 300
 	monitor 180
 	ofi 300
+	tos 120
+	mem 120
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -153,7 +153,7 @@ static const struct rp_sock_calls fake_calls = {
 };
 
 static const struct rp_sock_xport fake_xport = {
-	.ops = RP_SOCK_OPS("fuzz", NULL, NULL, NULL),
+	.ops = RP_SOCK_OPS("fuzz", NULL, NULL, NULL, false),
 	.calls = &fake_calls,
 };
 
@@ -263,7 +263,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	m = &modes[data[0] & 7];
 	spec_of(data, m, &sp);
-	if (rp_sock_stream_create(&fake_xport.ops, &sp, m->role, FAKE_FD, &ss))
+	if (rp_sock_stream_create(&fake_xport.ops, &sp, m->role, FAKE_FD, NULL,
+				  &ss, NULL))
 		return 0;
 	peer = (struct peer){ .p = data + 3, .left = size - 3, .s = ss };
 	if (m->role == RP_ROLE_RESPONDER)

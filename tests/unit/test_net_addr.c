@@ -115,7 +115,7 @@ static void dial_and_see(int lfd, const char *host, int port, char *local,
 {
 	int cfd = -1, afd;
 
-	assert_int_equal(rp_net_dial(&rp_sock_kernel, host, (uint16_t)port,
+	assert_int_equal(rp_net_dial(&rp_sock_kernel, host, (uint16_t)port, 0,
 				     rp_deadline_ns(2000), &cfd),
 			 0);
 	assert_int_equal(rp_wait_fd(NULL, lfd, POLLIN, rp_deadline_ns(2000)),

@@ -44,7 +44,7 @@ static void test_dial_without_sockets(void **state)
 
 	(void)state;
 	c.socket = no_socket;
-	err = rp_net_dial(&c, "127.0.0.1", 9, rp_deadline_ns(1000), &fd);
+	err = rp_net_dial(&c, "127.0.0.1", 9, 0, rp_deadline_ns(1000), &fd);
 	assert_int_equal(err, -EMFILE);
 	assert_int_equal(fd, -42);
 }
@@ -59,7 +59,7 @@ static void test_listen_dial_accept(void **state)
 	port = rp_net_local_port(&rp_sock_kernel, lfd);
 	assert_true(port > 0 && port < 65536);
 	assert_int_equal(rp_net_dial(&rp_sock_kernel, "127.0.0.1",
-				     (uint16_t)port, rp_deadline_ns(2000),
+				     (uint16_t)port, 0, rp_deadline_ns(2000),
 				     &cfd),
 			 0);
 	assert_int_equal(rp_wait_fd(NULL, lfd, POLLIN, rp_deadline_ns(2000)),
@@ -82,10 +82,11 @@ static void test_dial_refused_and_unresolvable(void **state)
 	port = rp_net_local_port(&rp_sock_kernel, lfd);
 	close(lfd);
 	assert_int_equal(rp_net_dial(&rp_sock_kernel, "127.0.0.1",
-				     (uint16_t)port, rp_deadline_ns(2000), &fd),
+				     (uint16_t)port, 0, rp_deadline_ns(2000),
+				     &fd),
 			 -ECONNREFUSED);
 	assert_int_equal(rp_net_dial(&rp_sock_kernel, "no-such-host.invalid", 1,
-				     rp_deadline_ns(2000), &fd),
+				     0, rp_deadline_ns(2000), &fd),
 			 -EHOSTUNREACH);
 	assert_int_equal(fd, -1);
 }

@@ -537,6 +537,7 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->bandwidth, b->bandwidth);
 	assert_int_equal(a->verify, b->verify);
 	assert_int_equal(a->zerocopy, b->zerocopy);
+	assert_int_equal(a->tos, b->tos);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -633,6 +634,32 @@ static void test_spec_zerocopy(void **state)
 	cJSON_Delete(obj);
 }
 
+/* tos travels only when set; a server refuses one beyond a byte. */
+static void test_spec_tos(void **state)
+{
+	struct rp_spec in, out;
+	char err[128] = "";
+	cJSON *obj;
+
+	(void)state;
+	rp_spec_defaults(&in);
+	strcpy(in.transport, "tcp");
+	obj = rp_proto_spec_encode(&in);
+	assert_null(cJSON_GetObjectItem(obj, "tos"));
+	cJSON_Delete(obj);
+	in.tos = 0x88;
+	obj = rp_proto_spec_encode(&in);
+	assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(obj, "tos")),
+			 0x88);
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_spec_equal(&in, &out);
+	cJSON_SetNumberValue(cJSON_GetObjectItem(obj, "tos"), 256);
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "tos 256 out of range: accepted 0 to 255"));
+	cJSON_Delete(obj);
+}
+
 static void test_spec_decode_lenient(void **state)
 {
 	struct rp_spec in = odd_spec(), out;
@@ -680,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_spec_decode_errors),
 		cmocka_unit_test(test_spec_decode_lenient),
 		cmocka_unit_test(test_spec_zerocopy),
+		cmocka_unit_test(test_spec_tos),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

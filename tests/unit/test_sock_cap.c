@@ -32,7 +32,7 @@ static int capped_probe(const struct rp_xport_ops *self, struct rp_err *why)
 }
 
 static const struct rp_sock_xport capped = {
-	.ops = RP_SOCK_OPS("capped", capped_probe, NULL, NULL),
+	.ops = RP_SOCK_OPS("capped", capped_probe, NULL, NULL, false),
 	.calls = &capped_calls,
 };
 

@@ -42,6 +42,7 @@ import e2elib  # noqa: E402
 from e2elib import TestFailure, check, log, run  # noqa: E402
 from tcp_ops import check_hist, close_to, num  # noqa: E402
 from faults_wire import fd_count, fd_list, status_kib  # noqa: E402
+from guest_mem import mem_cases  # noqa: E402
 
 ADDR = os.environ.get("RP_VM_ADDR", "10.77.0.1")
 QUICK = ["--warmup", "50", "--lat-iterations", "200"]
@@ -164,6 +165,7 @@ def verbs_ops(binary):
                       ops_case(b, s.port, o, 13, 64, 2000,
                                ["--signal", "32", "--post-list", "8"])))
     tests.append(("--signal, timed", signal_timed))
+    tests.extend(mem_cases())
     if not os.environ.get("ASAN_OPTIONS"):
         # the open loop's figures on verbs; the sanitizer suite runs the
         # same engine code over TCP (e2e.load), and CI must stay short

@@ -137,6 +137,10 @@ const struct rp_field rp_report_config_fields[] = {
 	{ DOC_AS(rp_test, "verify", spec.verify, RP_FIELD_BOOL, 0) },
 	{ DOC_AS(rp_test, "zerocopy", spec.zerocopy, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
+	{ DOC_AS(rp_test, "tos", spec.tos, RP_FIELD_U32, RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_TOS },
+	{ DOC_AS(rp_test, "mem", spec.mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
+	  .en = &rp_spec_mem_enum },
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -193,6 +197,10 @@ const struct rp_field rp_report_point_fields[] = {
 	{ DOC_AS(rp_result, "post_list", spec.post_list, RP_FIELD_U32,
 		 RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_DEPTH },
+	{ DOC_AS(rp_result, "tos", spec.tos, RP_FIELD_U32, RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_TOS },
+	{ DOC_AS(rp_result, "mem", spec.mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
+	  .en = &rp_spec_mem_enum },
 	{ HOOK("ok", ok_json) },
 };
 

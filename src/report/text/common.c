@@ -160,6 +160,7 @@ void rp_report_text_notes(FILE *f, const struct rp_result *res, size_t n)
 	if (bidir)
 		fprintf(f, "  --bidir: figures are both directions' sum;"
 			   " each direction in --json\n");
+	rp_report_text_asked(f, res, n);
 	rp_report_text_zerocopy(f, res, n);
 	for (i = 0; i < n; i++)
 		if ((res[i].flow.has_latency || res[i].has_unloaded) &&

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 
+#include "core/tos.h"
 #include "core/units.h"
 #include "report/text/text.h"
 
@@ -179,6 +180,29 @@ void rp_report_text_numa(FILE *f, const struct rp_result *r)
 	fputs("; ", f);
 	numa_side(f, "server", r->server_info);
 	fputc('\n', f);
+}
+
+void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
+{
+	static const char *const mem[RP_MEM__COUNT] = {
+		[RP_MEM_HUGE] = "huge pages (MAP_HUGETLB)",
+		[RP_MEM_FILE] = "a file's pages (MAP_SHARED)",
+		[RP_MEM_ODP] = "host pages, registered on demand (ODP)",
+	};
+	const struct rp_spec *s = NULL;
+	char tos[48];
+	size_t i;
+
+	for (i = 0; i < n && !s; i++)
+		if (res[i].spec.tos || res[i].spec.mem != RP_MEM_HOST)
+			s = &res[i].spec;
+	if (s && s->tos) {
+		rp_tos_describe(s->tos, tos, sizeof(tos));
+		fprintf(f, "  marking      TOS %s on both ends' data traffic\n",
+			tos);
+	}
+	if (s && (unsigned int)s->mem < RP_MEM__COUNT && mem[s->mem])
+		fprintf(f, "  memory       %s on both ends\n", mem[s->mem]);
 }
 
 void rp_report_text_zerocopy(FILE *f, const struct rp_result *res, size_t n)

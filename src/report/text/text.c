@@ -102,6 +102,7 @@ static void one(FILE *f, const struct rp_test *test, const struct rp_result *r)
 			rp_report_text_numa(f, r);
 		}
 	}
+	rp_report_text_asked(f, r, 1);
 	rp_report_text_zerocopy(f, r, 1);
 	rp_report_text_link(f, r);
 	rp_report_text_counters(f, r);

@@ -50,8 +50,9 @@ static uint64_t ofi_verify_errors(struct rp_stream *bs)
 
 static const struct rp_xport_ops ofi_xport_ops = {
 	.name = "ofi",
-	.op_mask = RP_OP_MASK_ALL, /* the provider's: ofi_preflight */
-	.variant = "PROVIDER",	   /* -x ofi:tcp */
+	.op_mask = RP_OP_MASK_ALL,  /* the provider's: ofi_preflight */
+	.variant = "PROVIDER",	    /* -x ofi:tcp */
+	.mem_kinds = RP_MEM_MAPPED, /* setup.c */
 	.probe = ofi_probe,
 	.preflight = ofi_preflight,
 	.listen = ofi_listen,

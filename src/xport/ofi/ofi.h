@@ -60,6 +60,7 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_rma.h>
 
+#include "platform/mem.h"
 #include "xport/ofi/params.h"
 #include "xport/xport.h"
 
@@ -131,6 +132,7 @@ struct ofi_stream {
 	uint64_t peer_len;
 	uint8_t *buf;
 	size_t buf_len;
+	struct rp_mem mem;	 /* what buf is: spec.mem's kind */
 	struct fi_context2 *ctx; /* one per slot, then the echoes' */
 	uint64_t slot_bytes;	 /* slot stride: the setup size */
 	uint32_t max_depth;	 /* the setup depth */

@@ -32,6 +32,7 @@ void ofi_opts_init(struct ofi_opts *o, const struct rp_xport_params *p)
 		*o = *own;
 	else
 		memset(o, 0, sizeof(*o));
+	o->mem_path = p ? p->mem_path : NULL;
 }
 
 static const struct rp_xport_opt opts[] = {

@@ -13,6 +13,7 @@
 
 struct ofi_opts {
 	char domain[OFI_DOMAIN_LEN]; /* "": the provider's first */
+	const char *mem_path; /* no option: the params' --mem file:PATH */
 };
 
 /** ofi_opts_init - @p's ofi block into @o; the defaults when @p is NULL. */

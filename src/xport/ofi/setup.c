@@ -90,13 +90,14 @@ static int ofi_reg_mr(struct ofi_stream *s)
 static int ofi_alloc(struct ofi_stream *s)
 {
 	uint32_t i;
+	int err;
 
 	s->buf_len = (size_t)s->nslots * s->slot_bytes;
-	if (posix_memalign((void **)&s->buf, 4096, s->buf_len))
-		return rp_stream_fail(&s->base, -ENOMEM,
-				      "out of memory for %zu bytes of buffer",
-				      s->buf_len);
-	memset(s->buf, 0, s->buf_len);
+	err = rp_mem_map(&s->mem, s->base.spec.mem, s->opts.mem_path,
+			 s->buf_len, &s->base.err);
+	if (err)
+		return err;
+	s->buf = s->mem.p;
 	s->ctx = calloc((size_t)s->nslots + OFI_ECHOES + 1, sizeof(*s->ctx));
 	s->atom_next = calloc(s->nslots, sizeof(*s->atom_next));
 	if (!s->ctx || !s->atom_next)
@@ -162,7 +163,7 @@ void ofi_stream_close(struct ofi_stream *s)
 	if (s->av)
 		fi_close(&s->av->fid);
 	ofi_fabric_close(&s->fab);
-	free(s->buf);
+	rp_mem_unmap(&s->mem);
 	free(s->ctx);
 	free(s->atom_next);
 }

@@ -13,8 +13,9 @@
  * and present @token on it. Return: 0, or -errno with a reason in @why. */
 static int open_stream(const struct rp_xport_ops *self,
 		       const struct rp_spec *spec, enum rp_role role,
-		       rp_sock_t fd, const char *token, uint64_t deadline,
-		       struct sock_stream **out, struct rp_err *why)
+		       rp_sock_t fd, const char *token, const char *mem_path,
+		       uint64_t deadline, struct sock_stream **out,
+		       struct rp_err *why)
 {
 	const struct rp_sock_calls *c = sock_calls_of(self);
 	uint8_t tok[RP_TOKEN_LEN];
@@ -31,7 +32,7 @@ static int open_stream(const struct rp_xport_ops *self,
 		return rp_errf(why, err, "sending the data token: %s",
 			       strerror(-err));
 	}
-	err = rp_sock_stream_create(self, spec, role, fd, &s);
+	err = rp_sock_stream_create(self, spec, role, fd, mem_path, &s, why);
 	if (err) {
 		c->close(fd);
 		rp_sock_unreserve(c);
@@ -54,7 +55,6 @@ int rp_sock_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	rp_sock_t fd;
 	int err;
 
-	(void)p;
 	err = rp_endpoint_port(endpoint, &port, why);
 	if (!err)
 		err = rp_sock_fits(sock_calls_of(self), spec, why);
@@ -62,13 +62,15 @@ int rp_sock_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		err = rp_sock_reserve(sock_calls_of(self), why);
 	if (err)
 		return err;
-	err = rp_net_dial(sock_calls_of(self), host, port, deadline, &fd);
+	err = rp_net_dial(sock_calls_of(self), host, port, (int)spec->tos,
+			  deadline, &fd);
 	if (err) {
 		rp_sock_unreserve(sock_calls_of(self));
 		return rp_errf(why, err, "connecting to %s port %d: %s", host,
 			       port, strerror(-err));
 	}
-	err = open_stream(self, spec, role, fd, token, deadline, &s, why);
+	err = open_stream(self, spec, role, fd, token, p ? p->mem_path : NULL,
+			  deadline, &s, why);
 	if (err)
 		return err;
 	*out = &s->base;

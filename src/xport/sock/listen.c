@@ -128,6 +128,15 @@ int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 			host ? host : "any address", strerror(-err));
 		goto out_free;
 	}
+	/* --tos: the SYN-ACKs too, and what accept() hands out */
+	if (spec->tos)
+		err = rp_net_set_tos(l->c, l->fd, (int)spec->tos, &port);
+	if (err) {
+		rp_errf(why, err,
+			"cannot mark the listener with TOS 0x%02x: %s",
+			(unsigned int)spec->tos, strerror(-err));
+		goto out_free;
+	}
 	port = rp_net_local_port(l->c, l->fd);
 	if (port < 0) {
 		err = rp_errf(why, port, "cannot tell the port listened on: %s",
@@ -288,7 +297,8 @@ static int pending_take(struct sock_listener *l, unsigned int i,
 	memmove(&l->pend[i], &l->pend[i + 1],
 		(l->n_pend - i - 1) * sizeof(l->pend[0]));
 	l->n_pend--;
-	err = rp_sock_stream_create(l->base.ops, &l->base.spec, role, fd, out);
+	err = rp_sock_stream_create(l->base.ops, &l->base.spec, role, fd, NULL,
+				    out, &l->base.err);
 	if (err) {
 		l->c->close(fd);
 		rp_sock_unreserve(l->c);

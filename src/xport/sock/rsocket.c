@@ -204,8 +204,9 @@ static int rsocket_probe(const struct rp_xport_ops *self, struct rp_err *why)
 }
 
 static const struct rp_sock_xport rsocket_xport = {
+	/* no --tos: librdmacm's rsetsockopt has no IP_TOS (ENOTSUP) */
 	.ops = RP_SOCK_OPS("rsocket", rsocket_probe, rp_rdma_loopback_addr,
-			   rsocket_poll),
+			   rsocket_poll, false),
 	.calls = &rsocket_calls,
 };
 

@@ -78,6 +78,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "platform/mem.h"
 #include "platform/net.h"
 #include "xport/xport.h"
 
@@ -140,8 +141,9 @@ struct sock_stream {
 	const struct rp_sock_calls *c;
 	rp_sock_t fd;
 	uint8_t *ring;
-	size_t ring_len;   /* the point's depth * size */
-	uint64_t max_size; /* what the stream was set up for */
+	struct rp_mem ring_mem; /* what ring is: --mem's kind */
+	size_t ring_len;	/* the point's depth * size */
+	uint64_t max_size;	/* what the stream was set up for */
 	uint32_t max_depth;
 	uint64_t tx_bytes;   /* message bytes sent */
 	uint64_t tx_target;  /* message bytes posted */
@@ -231,9 +233,10 @@ void rp_sock_close(struct rp_stream *s);
 
 /* The ops table of a stream transport; @LOOPBACK and @WAIT_POLL (what the
  * engine sleeps on arm()'s descriptors with) may be NULL. */
-#define RP_SOCK_OPS(NAME, PROBE, LOOPBACK, WAIT_POLL)                          \
+#define RP_SOCK_OPS(NAME, PROBE, LOOPBACK, WAIT_POLL, TOS)                     \
 	{                                                                      \
-		.name = NAME, .op_mask = RP_SOCK_OP_MASK, .probe = PROBE,      \
+		.name = NAME, .op_mask = RP_SOCK_OP_MASK, .tos = TOS,          \
+		.mem_kinds = RP_MEM_MAPPED, .probe = PROBE,                    \
 		.listen = rp_sock_listen, .accept = rp_sock_accept,            \
 		.unlisten = rp_sock_unlisten, .connect = rp_sock_connect,      \
 		.local_info = rp_sock_local_info,                              \
@@ -253,13 +256,16 @@ void rp_sock_close(struct rp_stream *s);
 
 /**
  * rp_sock_stream_create - a stream of transport @ops over connected socket
- * @fd (not closed on failure), this side taking @role, with its ring (and,
- * for an initiator, the landing area of echoed bytes), TCP_NODELAY set and
- * @fd made non-blocking. Return: 0, -ENOMEM or -errno of fcntl.
+ * @fd (not closed on failure), this side taking @role, with its ring of
+ * spec.mem's kind (file: @mem_path, NULL for a temporary file) and, for an
+ * initiator, the landing area of echoed bytes; TCP_NODELAY and --tos set
+ * and @fd made non-blocking. Return: 0, or -errno with a reason in @why
+ * where there is more to say than the errno.
  */
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
 			  const struct rp_spec *spec, enum rp_role role,
-			  rp_sock_t fd, struct sock_stream **out);
+			  rp_sock_t fd, const char *mem_path,
+			  struct sock_stream **out, struct rp_err *why);
 
 /**
  * rp_sock_reserve - take one of the process's max_open slots of @c before

@@ -14,16 +14,18 @@
 #include "platform/wait.h"
 #include "xport/sock/sock.h"
 
-#define RING_ALIGN 4096
-
-/* The ring (and an initiator's echo landing area), zeroed. 0 or -ENOMEM. */
-static int stream_alloc(struct sock_stream *s, const struct rp_spec *spec)
+/* The ring, of --mem's kind, and an initiator's echo landing area,
+ * zeroed. 0 or -errno, the reason in @why. */
+static int stream_alloc(struct sock_stream *s, const struct rp_spec *spec,
+			const char *mem_path, struct rp_err *why)
 {
+	int err;
+
 	s->ring_len = spec->size_bytes * spec->queue_depth;
-	s->ring = rp_os_aligned_alloc(RING_ALIGN, s->ring_len);
-	if (!s->ring)
-		return -ENOMEM;
-	memset(s->ring, 0, s->ring_len);
+	err = rp_mem_map(&s->ring_mem, spec->mem, mem_path, s->ring_len, why);
+	if (err)
+		return err;
+	s->ring = s->ring_mem.p;
 	if (sock_is_initiator(s)) {
 		s->echo = malloc(spec->size_bytes);
 		if (!s->echo)
@@ -35,7 +37,7 @@ static int stream_alloc(struct sock_stream *s, const struct rp_spec *spec)
 static void stream_free(struct sock_stream *s)
 {
 	free(s->echo);
-	rp_os_aligned_free(s->ring);
+	rp_mem_unmap(&s->ring_mem);
 	free(s);
 }
 
@@ -58,9 +60,26 @@ static void zc_setup(struct sock_stream *s)
 	s->zc = true;
 }
 
+/* --tos: the connection is marked already (dial and listen set it before
+ * the handshake); set it again on this socket, which may not have
+ * inherited it, and say so where the kernel marks otherwise (Linux keeps
+ * TCP's ECN bits its own). 0 or -errno. */
+static int tos_mark(struct sock_stream *s, uint32_t tos)
+{
+	int got, err = rp_net_set_tos(s->c, s->fd, (int)tos, &got);
+
+	if (!err && got != (int)tos)
+		rp_stream_note(&s->base,
+			       "TOS 0x%02x asked, the kernel marks 0x%02x "
+			       "(TCP's ECN bits are its own)",
+			       (unsigned int)tos, (unsigned int)got);
+	return err;
+}
+
 int rp_sock_stream_create(const struct rp_xport_ops *ops,
 			  const struct rp_spec *spec, enum rp_role role,
-			  rp_sock_t fd, struct sock_stream **out)
+			  rp_sock_t fd, const char *mem_path,
+			  struct sock_stream **out, struct rp_err *why)
 {
 	const struct rp_sock_calls *c = sock_calls_of(ops);
 	struct sock_stream *s = calloc(1, sizeof(*s));
@@ -74,9 +93,11 @@ int rp_sock_stream_create(const struct rp_xport_ops *ops,
 	s->ctx.off = 8;
 	s->max_size = spec->size_bytes;
 	s->max_depth = spec->queue_depth;
-	err = stream_alloc(s, spec);
+	err = stream_alloc(s, spec, mem_path, why);
 	if (!err)
 		err = rp_net_set_nonblock(c, fd);
+	if (!err && spec->tos)
+		err = tos_mark(s, spec->tos);
 	if (err) {
 		stream_free(s);
 		return err;

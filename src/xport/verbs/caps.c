@@ -6,7 +6,8 @@
  * of an operation the device lacks is refused before anything connects:
  * by the client against the device its route to the server takes
  * (rv_preflight), by the server at SETUP against its listener's device
- * (listen.c), and by either end at setup as the last word (setup.c).
+ * (listen.c), and by either end at setup as the last word (setup.c). So
+ * is --mem odp on a device without on-demand paging for the operation.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -56,6 +57,39 @@ int rv_caps_check(struct ibv_context *ctx, uint8_t port, enum rp_op op,
 		ibv_get_device_name(ctx->device), kind, rp_op_name(op), list);
 }
 
+/* --mem odp: the device's on-demand paging must cover what an RC queue
+ * pair does with the buffer for @op, in both roles (a responder is read
+ * from, written to, or receives). */
+int rv_odp_check(struct ibv_context *ctx, enum rp_op op, struct rp_err *why)
+{
+	static const uint32_t need[RP_OP__COUNT] = {
+		[RP_OP_WRITE] = IBV_ODP_SUPPORT_WRITE,
+		[RP_OP_READ] = IBV_ODP_SUPPORT_READ,
+		[RP_OP_SEND] = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
+		[RP_OP_WRITE_IMM] =
+			IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_RECV,
+		[RP_OP_FETCH_ADD] = IBV_ODP_SUPPORT_ATOMIC,
+		[RP_OP_CMP_SWAP] = IBV_ODP_SUPPORT_ATOMIC,
+	};
+	struct ibv_device_attr_ex a = { 0 };
+	uint32_t rc, want = (unsigned int)op < RP_OP__COUNT ? need[op] : 0;
+	int err = ibv_query_device_ex(ctx, NULL, &a);
+
+	if (err)
+		return rp_errf(why, -err, "--mem odp: ibv_query_device_ex: %s",
+			       strerror(err));
+	rc = a.odp_caps.per_transport_caps.rc_odp_caps;
+	if ((a.odp_caps.general_caps & IBV_ODP_SUPPORT) && (rc & want) == want)
+		return 0;
+	return rp_errf(why, -EOPNOTSUPP,
+		       "--mem odp: device %s has no on-demand paging for RC "
+		       "%s (odp_caps: general_caps 0x%llx, rc_odp_caps 0x%x; "
+		       "%s needs 0x%x)",
+		       ibv_get_device_name(ctx->device), rp_op_name(op),
+		       (unsigned long long)a.odp_caps.general_caps, rc,
+		       rp_op_name(op), want);
+}
+
 /* The id @id resolved toward @host: which device the route takes. */
 static int rv_resolve_to(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 			 const char *host, struct rp_err *why)
@@ -86,8 +120,9 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 
 	(void)self;
 	(void)p;
-	/* every kind of device does write, read and send */
-	if (!rp_op_is_atomic(spec->op) && spec->op != RP_OP_WRITE_IMM)
+	/* every kind of device does write, read and send, on host memory */
+	if (!rp_op_is_atomic(spec->op) && spec->op != RP_OP_WRITE_IMM &&
+	    spec->mem != RP_MEM_ODP)
 		return 0;
 	ret = rv_channel_create(&ch, &ignored);
 	if (!ret && rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
@@ -95,6 +130,8 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	/* a route not found here is the connection's to report */
 	if (!ret && !rv_resolve_to(ch, id, host, &ignored) && id->verbs)
 		ret = rv_caps_check(id->verbs, id->port_num, spec->op, why);
+	if (!ret && id && id->verbs && spec->mem == RP_MEM_ODP)
+		ret = rv_odp_check(id->verbs, spec->op, why);
 	if (id)
 		rdma_destroy_id(id);
 	if (ch)

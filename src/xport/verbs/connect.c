@@ -46,6 +46,18 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 	freeaddrinfo(ai);
 	if (ret)
 		return rv_fail(e, "rdma_resolve_addr");
+	/* --tos, before the route: rdma_cm puts it into the path (RoCE: the
+	 * GRH's traffic class, so the IP header's TOS; IB: the QoS class the
+	 * SA maps to an SL). The responder's QP takes the path from our
+	 * REQ, so its packets carry it too. */
+	if (s->base.spec.tos) {
+		uint8_t tos = (uint8_t)s->base.spec.tos;
+
+		if (rdma_set_option(s->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS,
+				    &tos, sizeof(tos)))
+			return rv_fail(e,
+				       "rdma_set_option(RDMA_OPTION_ID_TOS)");
+	}
 	ret = rv_expect(s->ch, RDMA_CM_EVENT_ADDR_RESOLVED, deadline_ns,
 			"resolving the server's address", e);
 	if (!ret && rdma_resolve_route(s->id, rv_cm_timeout_ms(deadline_ns)))
@@ -114,6 +126,7 @@ int rv_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	ret = rv_stream_new(self, spec, &o, role, &s);
 	if (ret)
 		return rp_errf(why, ret, "out of memory");
+	s->mem_path = p ? p->mem_path : NULL;
 	ret = rv_connect_stream(s, host, endpoint, token, deadline);
 	if (ret) { /* the stream goes: its reason goes to @why */
 		rp_errf(why, ret, "%s", rp_err_text(&s->base.err, ret));

@@ -126,6 +126,8 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	if (!ret && l->id->verbs) /* bound to a device: its operations */
 		ret = rv_caps_check(l->id->verbs, l->id->port_num, spec->op,
 				    why);
+	if (!ret && l->id->verbs && spec->mem == RP_MEM_ODP)
+		ret = rv_odp_check(l->id->verbs, spec->op, why);
 	if (ret)
 		goto out_id;
 	*out = &l->base;

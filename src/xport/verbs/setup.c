@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "xport/verbs/verbs.h"
 
@@ -152,24 +151,36 @@ uint64_t rv_span_slots(const struct rv_stream *s, enum rv_span span)
 	return slots[span];
 }
 
-/* The buffer, with the least access the test needs (DESIGN.md, "Failure
- * and safety"): page-aligned and zeroed. */
+/* The buffer, of --mem's kind, with the least access the test needs
+ * (DESIGN.md, "Failure and safety"): page-aligned and zeroed. */
 static int rv_create_buffer(struct rv_stream *s)
 {
 	const struct rv_side *side = rv_side(s);
-	void *p;
+	enum rp_mem_kind kind = s->base.spec.mem;
+	int access = side->access, err;
 	size_t i;
 
+	if (kind == RP_MEM_ODP) {
+		err = rv_odp_check(s->id->verbs, s->base.spec.op, &s->base.err);
+		if (err)
+			return err;
+		access |= IBV_ACCESS_ON_DEMAND;
+	}
 	s->buf_len = rv_span_slots(s, side->slots) * s->slot_bytes;
-	p = mmap(NULL, s->buf_len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return rv_fail(&s->base.err, "mmap of the message buffer");
-	s->buf = p;
-	s->mr = ibv_reg_mr(s->pd, s->buf, s->buf_len, side->access);
+	err = rp_mem_map(&s->mem, kind, s->mem_path, s->buf_len, &s->base.err);
+	if (err)
+		return err;
+	s->buf = s->mem.p;
+	s->mr = ibv_reg_mr(s->pd, s->buf, s->buf_len, access);
 	if (!s->mr)
-		return rv_fail(&s->base.err,
-			       "ibv_reg_mr (is ulimit -l large enough?)");
+		return rv_fail(
+			&s->base.err,
+			kind == RP_MEM_HOST
+				? "ibv_reg_mr (is ulimit -l large enough?)"
+			: kind == RP_MEM_HUGE ? "ibv_reg_mr of huge pages"
+			: kind == RP_MEM_FILE
+				? "ibv_reg_mr of a file's pages"
+				: "ibv_reg_mr with IBV_ACCESS_ON_DEMAND");
 	/* the pattern is the same for any prefix: good for every point */
 	if (rv_responder(s) && s->op->prefill && s->base.spec.verify)
 		for (i = 0; i < s->max_depth; i++)

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "xport/verbs/verbs.h"
 
@@ -48,8 +47,7 @@ static void rv_free_verbs(struct rv_stream *s)
 		rdma_destroy_qp(s->id);
 	if (s->mr)
 		ibv_dereg_mr(s->mr);
-	if (s->buf)
-		munmap(s->buf, s->buf_len);
+	rp_mem_unmap(&s->mem);
 	rv_credits_free(s);
 	if (s->scq)
 		ibv_destroy_cq(s->scq);

@@ -69,6 +69,8 @@ static uint64_t rv_verify_errors(struct rp_stream *bs)
 static const struct rp_xport_ops rv_xport_ops = {
 	.name = "rdma",
 	.op_mask = RP_OP_MASK_ALL,
+	.tos = true, /* rdma_cm's RDMA_OPTION_ID_TOS (connect.c) */
+	.mem_kinds = RP_MEM_MAPPED | RP_MEM_BIT(RP_MEM_ODP), /* setup.c */
 	.probe = rv_probe,
 	.preflight = rv_preflight,
 	.listen = rv_listen,

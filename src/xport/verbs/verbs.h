@@ -67,6 +67,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "xport/verbs/params.h"
+#include "platform/mem.h"
 #include "xport/xport.h"
 
 #define RV_INLINE_AUTO	 256	    /* inline size asked for when automatic */
@@ -152,6 +153,8 @@ struct rv_stream {
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	size_t buf_len;
+	struct rp_mem mem;    /* what buf is: spec.mem's kind */
+	const char *mem_path; /* --mem file:PATH, the client's; else NULL */
 	struct rv_opts opts;
 	bool connected;
 	uint64_t slot_bytes; /* slot stride: the setup size, the largest */
@@ -292,6 +295,10 @@ int rv_fail(struct rp_err *e, const char *what);
 /* caps.c: the operations a device has, by its kind (iWARP, RoCE, IB) */
 int rv_caps_check(struct ibv_context *ctx, uint8_t port, enum rp_op op,
 		  struct rp_err *why);
+
+/** rv_odp_check - --mem odp: can @ctx's RC queue pairs do @op on memory
+ *  registered on demand? -EOPNOTSUPP with the capability bits in @why. */
+int rv_odp_check(struct ibv_context *ctx, enum rp_op op, struct rp_err *why);
 int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		 const struct rp_xport_params *p, const char *host,
 		 struct rp_err *why);
