@@ -139,6 +139,11 @@ def test_shaped_incast(binary):
     """All ranks in a namespace whose loopback is shaped: an incast's
     flows share it, so each round's aggregate is the shaped rate, and
     the flows share it fairly."""
+    if os.environ.get("ASAN_OPTIONS"):
+        # 30 s of tbf's pace: the sanitizers find nothing there that the
+        # unshaped incast above does not run through (scripts/test.sh)
+        log("  not under the sanitizers: the same code ran in incast")
+        return
     with ShapedNetns() as ns:
         if ns.why:
             check(os.environ.get("CI") != "true", "CI: " + ns.why)
