@@ -85,10 +85,9 @@ static int serve(const struct rp_config *cfg)
 }
 
 /* -x all: every built-in network transport whose probe passes on this
- * host and that can do the operation, mark it with --tos and map --mem's
- * memory if asked (a
- * file needs its path, ofi the provider it is to use). Return: -ENOENT when
- * none is left. */
+ * host, that can do the operation and, if asked, mark its traffic with
+ * --tos and map --mem's memory (a file needs its path, ofi the provider
+ * it is to use). Return: -ENOENT when none is left. */
 static int expand_all(struct rp_config *cfg)
 {
 	const struct rp_xport_ops *ops;

@@ -12,8 +12,8 @@
 #include "core/cpulist.h"
 #include "core/sweep.h"
 #include "core/tos.h"
-#include "platform/mem.h"
 #include "core/units.h"
+#include "platform/mem.h"
 #include "run/run.h"
 
 int rp_cli_o_op(struct parse *p, const char *arg)
