@@ -48,6 +48,7 @@ static const struct {
 	{ "queue_depth", "--queue-depth" },
 	{ "device", "--device" },
 	{ "wait", "--wait" },
+	{ "tos", "--tos" },
 	{ "expect", "--expect" },
 	{ "auth_key", "--auth-key" },
 	{ "burst", "--time" },

@@ -62,6 +62,7 @@ static const char good[] = "# a comment\n"
 			   "op = read\n"
 			   "size = 8K\n"
 			   "queue_depth = 4\n"
+			   "tos = af41\n"
 			   "expect = bw>=1G, unloaded_p99<=20us\n"
 			   "\n"
 			   "[peer lo]\n"
@@ -90,6 +91,7 @@ static void test_good(void **state)
 	assert_int_equal(p->cfg.test.spec.op, RP_OP_READ);
 	assert_int_equal(p->cfg.test.spec.size_bytes, 8192);
 	assert_int_equal(p->cfg.test.spec.queue_depth, 4);
+	assert_int_equal(p->cfg.test.spec.tos, 34 << 2);
 	assert_int_equal(p->cfg.test.spec.duration_ns, 250000000);
 	assert_int_equal(p->cfg.test.spec.lat_iterations, 200);
 	assert_int_equal(p->cfg.test.spec.warmup, 100);
@@ -166,6 +168,10 @@ static const struct {
 	{ "[peer a]\naddress = 127.0.0.1\nop = scribble\n", 3,
 	  "-o/--op: unknown operation 'scribble'" },
 	{ "[peer a]\naddress = 127.0.0.1\nport = 70000\n", 3, "--port" },
+	{ "[peer a]\naddress = 127.0.0.1\ntos = 0x100\n", 3,
+	  "--tos: 0x100: a TOS byte" },
+	{ "[peer a]\naddress = 127.0.0.1\ntransport = rsocket\ntos = 8\n", 4,
+	  "--tos: rsocket cannot mark" },
 	{ "[peer a]\naddress = 127.0.0.1\ntransport = carrier-pigeon\n", 3,
 	  "carrier-pigeon" },
 	{ "[peer a]\naddress = 127.0.0.1\ntransport = tcp,rdma\n", 3,
