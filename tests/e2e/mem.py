@@ -88,8 +88,10 @@ def test_huge(binary):
         huge_set(0)
         usage_error(binary, FLOW + ["--mem", "huge"],
                     "--mem huge: no huge page of")
-        got = huge_set(8)  # 16 MiB of 2 MiB pages
-        check(got == 8, "reserved %d huge pages of 8" % got)
+        # 16 MiB of 2 MiB pages; a fragmented host may find fewer, and
+        # the test needs a page for each end's 512 KiB ring
+        got = huge_set(8)
+        check(got >= 2, "the kernel reserved %d huge pages of 8" % got)
         res = result(run(binary, FLOW + ["--mem", "huge", "--json"]),
                      "huge")
         log("  huge: %.2f Gb/s on huge pages, verified" %
@@ -97,8 +99,8 @@ def test_huge(binary):
         r = run(binary, FLOW + ["--mem", "huge"])
         check("  memory       huge pages (MAP_HUGETLB) on both ends" in
               r.out.splitlines(), lambda: r.describe())
-        # a 16 MiB ring on each end: the 8 pages go to the first, the
-        # second wants 8 more
+        # a 16 MiB ring on each end: 8 pages each, more than were reserved
+        # for both
         r = run(binary, ["--loopback", "-x", "tcp", "-S", "1M", "-q", "16",
                          "-C", "50", "--mem", "huge"] + QUICK)
         check(r.rc == 1 and "huge pages of 2048 KiB wanted" in r.err and
