@@ -39,7 +39,8 @@ const char *rp_mem_kind_name(int kind);
 int rp_mem_kind_parse(const char *s, int *out);
 
 /**
- * rp_mem_map - @len bytes (at least one) of @kind, page-aligned and zeroed,
+ * rp_mem_map - @len bytes (at least one) of @kind, page-aligned, zeroed
+ * and every page touched (backed by pages of its own, not the zero page),
  * into @m. RP_MEM_FILE maps @path (NULL: an unlinked temporary file in
  * $TMPDIR, else /tmp) shared, each mapping of this process a region of
  * its own after the ones before it, the file grown to hold it.

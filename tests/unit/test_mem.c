@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +43,20 @@ static void zeroed(const struct rp_mem *m)
 			fail_msg("byte %zu not zero", i);
 }
 
+/* Every page is the mapping's own, in memory from the start: never the
+ * zero page a sender would copy from cache (mincore says resident). */
+static void resident(const struct rp_mem *m)
+{
+	unsigned char vec[64];
+	size_t i, n = m->map_len / m->page;
+
+	assert_true(n <= sizeof(vec));
+	assert_int_equal(mincore(m->p, m->map_len, vec), 0);
+	for (i = 0; i < n; i++)
+		if (!(vec[i] & 1))
+			fail_msg("page %zu of %zu not resident", i, n);
+}
+
 static void test_host(void **state)
 {
 	struct rp_err why = { "" };
@@ -49,6 +64,7 @@ static void test_host(void **state)
 
 	(void)state;
 	assert_int_equal(rp_mem_map(&m, RP_MEM_HOST, NULL, 10000, &why), 0);
+	resident(&m);
 	zeroed(&m);
 	memset(m.p, 0xab, m.len);
 	rp_mem_unmap(&m);

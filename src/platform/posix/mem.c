@@ -165,9 +165,18 @@ int rp_mem_map(struct rp_mem *m, enum rp_mem_kind kind, const char *path,
 		if (!err)
 			m->p = p;
 	}
-	if (err)
+	if (err) {
 		memset(m, 0, sizeof(*m));
-	return err;
+		return err;
+	}
+	/* Touch every page now: an anonymous page never written is the
+	 * kernel's one zero page, and a sender copying from it reads 4 KiB
+	 * that sit in cache (tcp's write measured 1.45x faster that way
+	 * than from a buffer of its own pages). A huge page short is found
+	 * here too, not by a SIGBUS later. */
+	if (kind != RP_MEM_FILE)
+		memset(m->p, 0, m->map_len);
+	return 0;
 }
 
 void rp_mem_unmap(struct rp_mem *m)

@@ -194,7 +194,7 @@ static int ofi_can_wait(struct fi_info *info, struct rp_err *why)
 int ofi_check(const char *prov, const struct ofi_opts *o, enum rp_op op,
 	      enum rp_wait wait, struct rp_err *why)
 {
-	struct fi_info *info;
+	struct fi_info *info = NULL;
 	int ret = ofi_getinfo(prov, o, op, wait, &info, why);
 
 	if (ret)
