@@ -9,6 +9,7 @@
 #ifndef RP_PLATFORM_MEM_H
 #define RP_PLATFORM_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,7 @@ struct rp_mem {
 	size_t map_len;	 /* mapped: len rounded up to whole pages */
 	size_t page;	 /* the size of the pages behind it */
 	uint64_t offset; /* RP_MEM_FILE: where in the file it starts */
+	bool named;	 /* RP_MEM_FILE: of the run's PATH, not a temporary */
 	enum rp_mem_kind kind;
 };
 
@@ -43,7 +45,8 @@ int rp_mem_kind_parse(const char *s, int *out);
  * and every page touched (backed by pages of its own, not the zero page),
  * into @m. RP_MEM_FILE maps @path (NULL: an unlinked temporary file in
  * $TMPDIR, else /tmp) shared, each mapping of this process a region of
- * its own after the ones before it, the file grown to hold it.
+ * its own after the ones still mapped (from the start again once none
+ * is), the file grown to hold it.
  * @why gets a one-line reason (no huge pages reserved: how many it took
  * and how to reserve them). Return: 0 or -errno.
  */

@@ -103,7 +103,15 @@ static void test_file(void **state)
 	assert_int_equal(buf[0], 0x5a);
 	assert_int_equal(buf[7], 0x5a);
 	rp_mem_unmap(&a);
+	/* b still mapped: the next region is after it */
+	assert_int_equal(rp_mem_map(&a, RP_MEM_FILE, path, 10, &why), 0);
+	assert_int_equal(a.offset, b.offset + b.map_len);
+	rp_mem_unmap(&a);
 	rp_mem_unmap(&b);
+	/* none left: the next test starts from the file's start */
+	assert_int_equal(rp_mem_map(&a, RP_MEM_FILE, path, 10, &why), 0);
+	assert_int_equal(a.offset, 0);
+	rp_mem_unmap(&a);
 	unlink(path);
 }
 

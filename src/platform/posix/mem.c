@@ -2,7 +2,7 @@
 /* POSIX side of platform/mem.h: mmap of each kind. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +12,33 @@
 
 #include "platform/mem.h"
 
-/* RP_MEM_FILE: the next region's offset in the file this process maps
- * (--mem file:PATH names one file for the whole run). */
-static atomic_uint_fast64_t file_next;
+/* --mem file:PATH names one file for the whole run: each mapping takes the
+ * next region of it, and once none is left mapped (a test's streams are
+ * gone) the next test starts again from the file's start, so that rounds
+ * and transports in turn do not grow it. */
+static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t file_next;
+static unsigned int file_live;
+
+static uint64_t file_region(size_t len)
+{
+	uint64_t at;
+
+	pthread_mutex_lock(&file_lock);
+	at = file_next;
+	file_next += len;
+	file_live++;
+	pthread_mutex_unlock(&file_lock);
+	return at;
+}
+
+static void file_region_put(void)
+{
+	pthread_mutex_lock(&file_lock);
+	if (file_live && --file_live == 0)
+		file_next = 0;
+	pthread_mutex_unlock(&file_lock);
+}
 
 int rp_mem_huge_free(uint64_t *free_bytes, uint64_t *page_bytes)
 {
@@ -118,7 +142,8 @@ static int map_file(struct rp_mem *m, const char *path, size_t len,
 	if (fd < 0)
 		return fd;
 	/* a temporary file is this mapping's alone: from its start */
-	m->offset = path ? atomic_fetch_add(&file_next, m->map_len) : 0;
+	m->offset = path ? file_region(m->map_len) : 0;
+	m->named = path != NULL;
 	if (fstat(fd, &st) < 0 ||
 	    ((uint64_t)st.st_size < m->offset + m->map_len &&
 	     ftruncate(fd, (off_t)(m->offset + m->map_len)) < 0))
@@ -129,6 +154,8 @@ static int map_file(struct rp_mem *m, const char *path, size_t len,
 	if (!err && p == MAP_FAILED)
 		err = -errno;
 	close(fd);
+	if (err && m->named)
+		file_region_put();
 	if (err)
 		return rp_errf(why, err,
 			       "--mem file:%s: %llu bytes at %llu: %s",
@@ -183,5 +210,7 @@ void rp_mem_unmap(struct rp_mem *m)
 {
 	if (m->p)
 		munmap(m->p, m->map_len);
+	if (m->p && m->named)
+		file_region_put();
 	memset(m, 0, sizeof(*m));
 }
