@@ -105,7 +105,7 @@ int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	const char *host = p ? p->bind : NULL;
 	struct sock_listener *l;
 	unsigned int backlog = spec_streams(spec) + BACKLOG_SPARE;
-	int err, port;
+	int err, port, marked;
 
 	err = rp_sock_fits(sock_calls_of(self), spec, why);
 	if (err)
@@ -128,9 +128,10 @@ int rp_sock_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 			host ? host : "any address", strerror(-err));
 		goto out_free;
 	}
-	/* --tos: the SYN-ACKs too, and what accept() hands out */
+	/* --tos: the SYN-ACKs too, and what accept() hands out (what the
+	 * kernel marks instead, each stream's note says) */
 	if (spec->tos)
-		err = rp_net_set_tos(l->c, l->fd, (int)spec->tos, &port);
+		err = rp_net_set_tos(l->c, l->fd, (int)spec->tos, &marked);
 	if (err) {
 		rp_errf(why, err,
 			"cannot mark the listener with TOS 0x%02x: %s",
