@@ -8,12 +8,22 @@
 
 #include "run/limits.h"
 
-/* Buffers a side allocates for @sp: every stream's ring, both ways. */
+/* What one stream of @sp takes beyond its buffers (the transport's). */
+static uint64_t stream_extra(const struct rp_spec *sp)
+{
+	const struct rp_xport_ops *x = rp_xport_find(sp->transport);
+
+	return x && x->stream_memory ? x->stream_memory(sp) : 0;
+}
+
+/* Memory a side allocates for @sp: every stream's ring, both ways, and
+ * what each stream's transport library takes beside it. */
 uint64_t rp_limits_memory(const struct rp_spec *sp)
 {
 	uint64_t streams = sp->streams ? sp->streams : 1;
 
-	return sp->size_bytes * sp->queue_depth * streams * (sp->bidir ? 2 : 1);
+	return (sp->size_bytes * sp->queue_depth + stream_extra(sp)) * streams *
+	       (sp->bidir ? 2 : 1);
 }
 
 const char *rp_limits_size(uint64_t bytes, char *buf, size_t len)
@@ -45,8 +55,12 @@ int rp_limits_check(const struct rp_limits *l, const struct rp_spec *sp,
 			 (unsigned long long)streams, l->max_streams);
 	else if (rp_limits_memory(sp) > l->max_memory)
 		snprintf(why, len,
-			 "size x depth x streams%s = %s is over "
-			 "this server's --max-memory %s",
+			 "%s x streams%s = %s is over this server's "
+			 "--max-memory %s",
+			 stream_extra(sp) ? "(size x depth + what the "
+					    "transport's library takes a "
+					    "stream)"
+					  : "size x depth",
 			 sp->bidir ? " x 2 (bidir)" : "",
 			 rp_limits_size(rp_limits_memory(sp), a, sizeof(a)),
 			 rp_limits_size(l->max_memory, b, sizeof(b)));

@@ -7,7 +7,8 @@
 
 #include "run/run.h"
 
-/** rp_limits_memory - the buffer bytes a side allocates for @sp. */
+/** rp_limits_memory - the bytes a side allocates for @sp: its streams'
+ *  buffers and what their transport's library takes (stream_memory). */
 uint64_t rp_limits_memory(const struct rp_spec *sp);
 
 /** rp_limits_size - @bytes as "N MiB" when whole MiB, else "N bytes", in

@@ -250,6 +250,11 @@ struct rp_xport_ops {
 	/** The kinds of memory (RP_MEM_BIT of each, platform/mem.h) its
 	 *  message buffers can be, --mem; 0: host memory alone. */
 	uint32_t mem_kinds;
+	/** Optional: the bytes one of its streams takes beyond its message
+	 *  buffers, allocated by a library it runs on (ofi_rxm's bounce
+	 *  buffers), which a server's --max-memory counts with them; NULL:
+	 *  none worth counting. */
+	uint64_t (*stream_memory)(const struct rp_spec *spec);
 	/** Can this transport run on this host? @why gets the reason if not. */
 	int (*probe)(const struct rp_xport_ops *self, struct rp_err *why);
 	/** Client, before anything is set up (NULL: nothing to check): can

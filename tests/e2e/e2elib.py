@@ -547,6 +547,13 @@ def main(tests):
     sys.exit(1 if failed else 0)
 
 
+def built_with(binary, transport):
+    """Whether --help's "Transports built in" line names @transport."""
+    r = run(binary, ["--help"])
+    return any(x.startswith("Transports built in") and
+               (" %s" % transport) in x for x in r.out.splitlines())
+
+
 def usage_error(binary, args, words):
     """rdmaperf @args is refused as bad input: exit 2, nothing on stdout,
     one line on stderr that holds @words, then the usage hint."""

@@ -28,7 +28,7 @@ from e2elib import (QUICK, Server, check, client, client_json,  # noqa: E402
 OPS = ["write", "read", "send", "write_imm", "fetch_add", "cmp_swap"]
 PROVIDERS = {"tcp": "tcp;ofi_rxm", "shm": "shm"}
 FACTS = ["provider", "provider_version", "libfabric", "ep_type", "fabric",
-         "domain", "mr_mode"]
+         "domain", "mr_mode", "universe"]
 
 
 def check_point(r, what, messages=None):
@@ -189,15 +189,27 @@ def test_refused(binary):
               "-x all ran %r" % got)
 
 
-def built_with_ofi(binary):
-    r = run(binary, ["--help"])
-    return any(x.startswith("Transports built in") and " ofi" in x
-               for x in r.out.splitlines())
+def test_memory_budget(binary):
+    """--max-memory counts what libfabric takes for each endpoint (ofi_rxm's
+    bounce buffers, about 80 MB an endpoint on tcp), not the buffers alone:
+    64 KiB of buffers a stream at -P 4 fits 256 MiB over tcp, not ofi:tcp;
+    ofi:shm's few MB a stream fit."""
+    args = ["-S", "4K", "-C", "200", "-P", "4", "--json"] + QUICK
+    with Server(binary, ["--max-memory", "256M"]) as srv:
+        r = client(binary, srv.port, ["-x", "ofi:tcp"] + args)
+        err = r.json().get("error") or {}
+        check(r.rc == 1 and err.get("code") == "limit" and
+              "transport's library" in err.get("message", "") and
+              "256 MiB" in err.get("message", ""),
+              lambda: "want a limit error:\n" + r.describe())
+        for x in ("tcp", "ofi:shm"):
+            doc = client_json(binary, srv.port, ["-x", x] + args)
+            check_point(doc["results"][0], x + " within the budget")
 
 
 if __name__ == "__main__":
-    from e2elib import binary_from_argv
-    if not built_with_ofi(binary_from_argv()):
+    from e2elib import binary_from_argv, built_with
+    if not built_with(binary_from_argv(), "ofi"):
         why = "this rdmaperf was built without libfabric (no -x ofi)"
         if os.environ.get("CI") == "true":
             sys.stderr.write("e2e.ofi: %s, and CI needs it\n" % why)
@@ -212,4 +224,5 @@ if __name__ == "__main__":
         ("wait_event", test_wait_event),
         ("rate_intervals_plot", test_rate_intervals_plot),
         ("refused", test_refused),
+        ("memory_budget", test_memory_budget),
     ])

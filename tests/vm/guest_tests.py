@@ -13,7 +13,8 @@ Every test runs the real binary against a real server process on rxe0
                  table alone, every op, size and depth
     verbs_ops    every operation with --verify, depth 1 and 16, time mode
     verbs_sizes  1 byte, an inline size, above the MTU, 1 MiB
-    transports   rdma,rsocket,tcp in one run; rsocket alone per op
+    transports   rdma,rsocket,tcp in one run; rsocket alone per op; ofi:verbs
+                 (guest_ofi.py)
     streams      issue 8 on rdma and rsocket: a sweep over one setup (with
                  --verify), -P 4 -T 2, --bidir, --wait event for every op;
                  issue 9: -i intervals as JSON lines, with a plot
@@ -43,6 +44,7 @@ from e2elib import TestFailure, check, log, run  # noqa: E402
 from tcp_ops import check_hist, close_to, num  # noqa: E402
 from faults_wire import fd_count, fd_list, status_kib  # noqa: E402
 from guest_mem import mem_cases  # noqa: E402
+from guest_ofi import ofi_cases  # noqa: E402
 
 ADDR = os.environ.get("RP_VM_ADDR", "10.77.0.1")
 QUICK = ["--warmup", "50", "--lat-iterations", "200"]
@@ -113,7 +115,9 @@ def check_result(r, transport, op, size, depth, iters=None, verify=False):
         check(c["verify_errors"] == 0, "cpu.%s verify errors" % side)
     check(r["cpu"]["client"]["user_s"] + r["cpu"]["client"]["sys_s"] > 0,
           "client spent no CPU")
-    if transport != "rdma" or op in SERVER_COUNTS:
+    # one-sided ops on rdma and ofi: the server's CPU sees none arrive
+    rdma_like = transport == "rdma" or transport.startswith("ofi")
+    if not rdma_like or op in SERVER_COUNTS:
         srv = r["cpu"]["server"]
         check(srv["messages"] == n and srv["bytes"] == r["bytes"],
               "server counted %r messages %r bytes; client %d %d" %
@@ -300,6 +304,7 @@ def transports(binary):
 
     tests = [("rdma,rsocket,tcp", three), ("-x all", all_here),
              ("one transport fails", one_fails)]
+    tests.extend(ofi_cases(binary, client_json, check_result, QUICK))
     # The sanitizer suite runs the matrix's code under e2e.matrix on the
     # host and the rdma transport's in every other case here; three
     # sanitized ranks, their servers and Open MPI did not fit the guest

@@ -6,7 +6,9 @@
  * and closing a fabric and domain.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xport/ofi/ofi.h"
@@ -17,6 +19,35 @@
 #define OFI_MR_MODES                                                           \
 	(FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY |    \
 	 FI_MR_ENDPOINT)
+
+/* FI_UNIVERSE_SIZE: the peers an endpoint may talk to, which libfabric
+ * reads once, at its first fi_getinfo. Its default (256) sizes ofi_rxm's
+ * completion queue beyond what a small device has: on rxe (max_cqe 32767)
+ * every verbs;ofi_rxm endpoint failed fi_enable ("Unable to create verbs
+ * CQ"). Each of our endpoints has one peer, so unless the user set it,
+ * it is OFI_UNIVERSE. */
+static void ofi_env_once(void)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", OFI_UNIVERSE);
+	setenv("FI_UNIVERSE_SIZE", v, 0);
+}
+
+int ofi_fi_getinfo(struct fi_info *hints, struct fi_info **out)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, ofi_env_once);
+	return fi_getinfo(OFI_API, NULL, NULL, 0, hints, out);
+}
+
+const char *ofi_universe(void)
+{
+	const char *v = getenv("FI_UNIVERSE_SIZE");
+
+	return v && v[0] ? v : "256";
+}
 
 static struct fi_info *ofi_hints(const char *prov, const char *domain,
 				 uint64_t caps)
@@ -50,7 +81,7 @@ static int ofi_query(const char *prov, const char *domain, uint64_t caps,
 
 	if (!h)
 		return -ENOMEM;
-	ret = fi_getinfo(OFI_API, NULL, NULL, 0, h, out);
+	ret = ofi_fi_getinfo(h, out);
 	fi_freeinfo(h);
 	return ret;
 }
@@ -63,7 +94,7 @@ static void ofi_list_providers(char *buf, size_t len)
 	size_t at = 0;
 
 	buf[0] = '\0';
-	if (fi_getinfo(OFI_API, NULL, NULL, 0, NULL, &all) || !all) {
+	if (ofi_fi_getinfo(NULL, &all) || !all) {
 		snprintf(buf, len, "none");
 		return;
 	}

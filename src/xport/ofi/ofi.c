@@ -5,13 +5,15 @@
  * default one, do the operation: else the test is refused, exit 2).
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "xport/ofi/ofi.h"
 
 static int ofi_probe(const struct rp_xport_ops *self, struct rp_err *why)
 {
 	struct fi_info *all = NULL;
-	int ret = fi_getinfo(OFI_API, NULL, NULL, 0, NULL, &all);
+	int ret = ofi_fi_getinfo(NULL, &all);
 
 	(void)self;
 	fi_freeinfo(all);
@@ -43,6 +45,36 @@ static int ofi_preflight(const struct rp_xport_ops *self,
 		       : 0;
 }
 
+/* What a provider allocates for one endpoint beyond our buffers, measured
+ * here (libfabric 1.17, peak RSS against -P, doc/ofi.md): ofi_rxm keeps
+ * pools of 1024 bounce buffers of FI_OFI_RXM_BUFFER_SIZE (16 KiB), two
+ * over verbs (35 MB an endpoint), about five over tcp with tcp's own (79
+ * MB); shm about 6 MB. -x ofi counts as tcp, the default here and the
+ * most; the providers not measured (efa, cxi, opx...), nothing. */
+static uint64_t ofi_stream_memory(const struct rp_spec *spec)
+{
+	const char *prov = ofi_provider_of(spec->transport);
+	const char *env = getenv("FI_OFI_RXM_BUFFER_SIZE");
+	uint64_t buf = 16384, pools;
+	char *end;
+
+	if (env && env[0]) {
+		unsigned long long v = strtoull(env, &end, 10);
+
+		if (!*end && v && v < (1ULL << 30))
+			buf = v;
+	}
+	if (!prov || !strncmp(prov, "tcp", 3))
+		pools = 5;
+	else if (!strncmp(prov, "verbs", 5))
+		pools = 2;
+	else if (!strcmp(prov, "shm"))
+		return 6ULL << 20;
+	else
+		return 0;
+	return pools * 1024 * (buf + 1024);
+}
+
 static uint64_t ofi_verify_errors(struct rp_stream *bs)
 {
 	return ofi_of(bs)->verify_errors;
@@ -53,6 +85,7 @@ static const struct rp_xport_ops ofi_xport_ops = {
 	.op_mask = RP_OP_MASK_ALL,  /* the provider's: ofi_preflight */
 	.variant = "PROVIDER",	    /* -x ofi:tcp */
 	.mem_kinds = RP_MEM_MAPPED, /* setup.c */
+	.stream_memory = ofi_stream_memory,
 	.probe = ofi_probe,
 	.preflight = ofi_preflight,
 	.listen = ofi_listen,

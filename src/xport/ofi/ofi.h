@@ -74,6 +74,7 @@
 #define OFI_ADDR_MAX	256 /* fi_getname's bytes, at most */
 #define OFI_LATE_LAPS	8   /* write_imm: later laps a slot may hold */
 #define OFI_NAME_MAX	64  /* a provider's name */
+#define OFI_UNIVERSE	16  /* FI_UNIVERSE_SIZE unless set: fabric.c */
 
 struct ofi_stream;
 
@@ -177,6 +178,8 @@ int ofi_fail(struct ofi_stream *s, const char *what, ssize_t ret);
 int ofi_cq_error(struct ofi_stream *s);
 
 /* fabric.c: fi_getinfo and opening a provider. */
+int ofi_fi_getinfo(struct fi_info *hints, struct fi_info **out);
+const char *ofi_universe(void);
 int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
 		enum rp_wait wait, struct fi_info **out, struct rp_err *why);
 int ofi_default_provider(const struct ofi_opts *o, enum rp_op op, char *buf,

@@ -169,7 +169,8 @@ void ofi_stream_close(struct ofi_stream *s)
 }
 
 /* What a report shows: the provider and its version, libfabric's, the
- * endpoint type, fabric, domain, and the MR modes the domain asked for. */
+ * endpoint type, fabric, domain, the MR modes the domain asked for, and
+ * FI_UNIVERSE_SIZE (fabric.c). */
 int ofi_info_facts(const struct ofi_stream *s, cJSON *info)
 {
 	const struct fi_info *i = s->fab.info;
@@ -182,10 +183,10 @@ int ofi_info_facts(const struct ofi_stream *s, cJSON *info)
 	ofi_mr_mode_text(i->domain_attr->mr_mode, mr, sizeof(mr));
 	snprintf(sum, sizeof(sum),
 		 "libfabric %s, provider %s %s, %s, fabric %s, domain %s, "
-		 "mr_mode %s",
+		 "mr_mode %s, universe %s",
 		 lib, i->fabric_attr->prov_name, ver,
 		 ofi_ep_type_name(i->ep_attr->type), i->fabric_attr->name,
-		 i->domain_attr->name, mr);
+		 i->domain_attr->name, mr, ofi_universe());
 	return cJSON_AddStringToObject(info, "provider",
 				       i->fabric_attr->prov_name) &&
 			       cJSON_AddStringToObject(info, "provider_version",
@@ -200,6 +201,8 @@ int ofi_info_facts(const struct ofi_stream *s, cJSON *info)
 			       cJSON_AddStringToObject(info, "domain",
 						       i->domain_attr->name) &&
 			       cJSON_AddStringToObject(info, "mr_mode", mr) &&
+			       cJSON_AddStringToObject(info, "universe",
+						       ofi_universe()) &&
 			       cJSON_AddStringToObject(info, "summary", sum)
 		       ? 0
 		       : -ENOMEM;

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: MIT
+"""
+-x ofi:verbs in the guest (libfabric's verbs provider, under ofi_rxm, on
+Soft-RoCE), a part of the transports group (guest_tests.py): every op with
+--verify, two streams over two threads both ways, --wait event; each
+result names the provider, rxe0 and the FI_UNIVERSE_SIZE rdmaperf set.
+Before rdmaperf set FI_UNIVERSE_SIZE, every endpoint failed fi_enable here
+(libfabric's default universe of 256 sized ofi_rxm's completion queue
+beyond rxe's 32767 entries).
+
+Each ofi_rxm endpoint allocates about 34 MB of buffers (two pools of 1024
+buffers of FI_OFI_RXM_BUFFER_SIZE, 16 KiB): the runs here keep to eight
+endpoints in all, which the 512 MiB guest holds beside the server.
+"""
+from e2elib import built_with, check, log  # noqa: E402
+
+OPS = ("write", "read", "send", "write_imm", "fetch_add", "cmp_swap")
+PROVIDER = "verbs;ofi_rxm"
+
+
+def facts(r, what):
+    for side in ("client_transport", "server_transport"):
+        t = r.get(side, {})
+        check(t.get("provider") == PROVIDER and t.get("domain") == "rxe0" and
+              t.get("ep_type") == "FI_EP_RDM" and
+              t.get("universe") == "16",
+              "%s: %s is %r" % (what, side, t))
+    for side in ("client", "server"):
+        v = r["cpu"][side].get("verify_errors")
+        check(v == 0, "%s: %s verify_errors %r" % (what, side, v))
+
+
+def ofi_cases(binary, client_json, check_result, quick):
+    """(name, fn(binary, server)) for the group; none where this rdmaperf
+    has no ofi transport (CI builds it: e2e.ofi fails there without)."""
+    if not built_with(binary, "ofi"):
+        log("  (ofi: this rdmaperf was built without libfabric: no cases)")
+        return []
+
+    def op_case(b, s, op):
+        size = 8 if op in ("fetch_add", "cmp_swap") else 4096
+        doc = client_json(b, s.port, ["-x", "ofi:verbs", "-o", op, "-S",
+                                      str(size), "-q", "8", "-C", "300",
+                                      "--verify"] + quick)
+        r = doc["results"][0]
+        check_result(r, "ofi:verbs", op, size, 8, 300, True)
+        facts(r, op)
+
+    def streams_bidir(b, s):
+        doc = client_json(b, s.port, ["-x", "ofi:verbs", "-o", "write", "-S",
+                                      "4096", "-q", "8", "-C", "300", "-P",
+                                      "2", "-T", "2", "--bidir", "--verify"] +
+                          quick)
+        r = doc["results"][0]
+        check(r["ok"] and r["bidir"] and len(r["per_stream"]) == 4,
+              "want 4 streams, ok: %r" % {k: r.get(k) for k in
+                                          ("ok", "bidir", "streams")})
+        d = r["directions"]
+        check(d["client_to_server"]["messages"] == 600 and
+              d["server_to_client"]["messages"] == 600,
+              "directions %r" % d)
+        facts(r, "-P 2 -T 2 --bidir")
+
+    def event(b, s):
+        doc = client_json(b, s.port, ["-x", "ofi:verbs", "-o", "send", "-S",
+                                      "64", "-q", "4", "-C", "300", "--wait",
+                                      "event", "--verify"] + quick)
+        r = doc["results"][0]
+        check_result(r, "ofi:verbs", "send", 64, 4, 300, True)
+        check(doc["config"]["wait"] == "event", "wait %r" %
+              doc["config"]["wait"])
+        log("  ofi:verbs send 64 B --wait event: unloaded p50 %.1f us" %
+            r["latency_unloaded"]["p50"])
+
+    tests = [("ofi:verbs %s --verify" % op,
+              lambda b, s, o=op: op_case(b, s, o)) for op in OPS]
+    tests.append(("ofi:verbs -P 2 -T 2 --bidir", streams_bidir))
+    tests.append(("ofi:verbs --wait event", event))
+    return tests
