@@ -8,7 +8,9 @@ schema/rdmaperf-matrix-1.schema.json, the same in text, CSV and the SVG
 heatmap, --report renders the saved document again (the same JSON);
 --serial runs 12 rounds; a rank whose server cannot start (an
 address not on this host) marks its 6 cells FAILED with the reason and the
-matrix still completes (exit 1); a rank stopped mid-run ends the job within
+matrix still completes (exit 1); a node at half rate among four network
+namespaces (netns_fabric.py) is named the bad node after its retests; a
+rank stopped mid-run ends the job within
 --round-timeout naming the pair; bad usage exits 2; rdmaperf does not
 link MPI, a module it cannot load is one line and exit 2, and an
 installed tree (cmake --install), moved, still finds its module.
@@ -36,6 +38,7 @@ from e2elib import QUICK, Run, TestFailure, check, log, main, run  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "tools"))
 import check_json  # noqa: E402
+from netns_fabric import half_rate_node  # noqa: E402
 
 SIZE = 4096
 COUNT = 2000
@@ -351,6 +354,17 @@ def test_retest(binary):
               for o in t["outliers"]), "--no-retest: %r" % m["retests"])
 
 
+def test_half_rate_node(binary):
+    """A node at half rate in namespaces on this host, named after its
+    retests (netns_fabric.py)."""
+    if os.environ.get("ASAN_OPTIONS"):
+        # 12 pairs and 6 retests at the shaper's pace: the retest and the
+        # bad node's code run under the sanitizers in retest above
+        log("  not under the sanitizers: retest ran the same code")
+        return
+    half_rate_node(binary, mpi_env())
+
+
 def test_usage(binary):
     cases = [["-c", "-a", "127.0.0.1", "--serial"],
              ["-c", "-a", "10.0.0.0/8"],
@@ -450,5 +464,6 @@ if __name__ == "__main__":
           ("stopped_rank", test_stopped_rank),
           ("expect", test_expect),
           ("retest", test_retest),
+          ("half_rate_node", test_half_rate_node),
           ("usage", test_usage),
           ("module", test_module)])
