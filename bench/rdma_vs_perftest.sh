@@ -47,7 +47,8 @@
 #   bench/rdma_vs_perftest.sh [RDMAPERF] [SIZE] [ITERS] [DEPTH]
 #   RP_BENCH_ADDR=10.0.0.2 RP_BENCH_DEV=mlx5_0 bench/rdma_vs_perftest.sh
 # env: RP_BENCH_ONLY (sections, default "sweep streams ops lat msgrate";
-#      also "floor", issue 15's interleaved rounds: perftest_floor.sh),
+#      also "floor", issue 15's interleaved rounds: perftest_floor.sh;
+#      and "uc", --qp uc against perftest's -c UC: uc() below),
 #      ROUNDS (3: sweep and streams, medians), SWEEP_ITERS (5000 as
 #      ib_write_bw -a, 1000 in the emulated guest), SWEEP_MAX (1048576),
 #      SWEEP_DEPTH (128), STREAMS (4), STREAM_SIZE (65536), LAT_ITERS
@@ -456,6 +457,7 @@ floor() {
 # its figure in fig; a row. rdmaperf gets the inline size perftest chose
 # for the same test (inl, by test: the first round runs perftest first).
 declare -A inl
+QP=rc # floor_lat's queue pair type: uc() sets it
 # A second rdmaperf figure (fig2, when FN_rp leaves one) is a row of its
 # own, WHAT2, against the same perftest figure.
 floor_round() {
@@ -476,8 +478,9 @@ floor_row() {
 	printf 'floor %s %-40s %10.6g %10.6g\n' "$r" "$1" "${2:-nan}" "${3:-nan}"
 }
 floor_lat_pt() {
-	perftest "$tmp/fl.pt" "ib_${op}_lat" -F -s 2 -n "$LAT_ITERS" || true
-	inl[lat-$op]=$(pt_inline "$tmp/fl.pt")
+	perftest "$tmp/fl.pt" "ib_${op}_lat" -F -c "${QP^^}" -s 2 \
+		-n "$LAT_ITERS" || true
+	inl[lat-$QP-$op]=$(pt_inline "$tmp/fl.pt")
 	fig=$(pt_rows "$tmp/fl.pt" | awk 'NR == 1 { print $5 }')
 }
 # rdmaperf with its own clock, then reading the TSC as perftest does
@@ -486,9 +489,10 @@ floor_lat_pt() {
 floor_lat_rp() {
 	local c
 	for c in "" tsc; do
-		RP_CLOCK=$c rp -o "$op" -S 2 --no-bandwidth --warmup 100 \
+		RP_CLOCK=$c rp --qp "$QP" -o "$op" -S 2 --no-bandwidth \
+			--warmup 100 \
 			--lat-iterations "$LAT_ITERS" \
-			--inline "${inl[lat-$op]:-0}" >"$tmp/fl.json" || true
+			--inline "${inl[lat-$QP-$op]:-0}" >"$tmp/fl.json" || true
 		keep "$tmp/fl.json"
 		fig2=$(jget "$(jq_unloaded p50)" <"$tmp/fl.json")
 		[ -n "$c" ] || fig=$fig2
@@ -516,13 +520,60 @@ floor_bw_rp() {
 		<"$tmp/fb.json")
 }
 
+# --qp uc (issue 38) against perftest's -c UC, ROUNDS rounds interleaved
+# (floor_round): the 2 B latency of write and send (unloaded p50 against
+# t_typical, both clocks as in floor, and RC's beside it in the same
+# rounds, to tell UC's own from the boot's), and their message rate at 2 B
+# and at the path MTU, depth 128, MSG_ITERS messages, batched as perftest
+# batches (--signal 100 --post-list 1). Not like for like in one way: a UC
+# send of rdmaperf's waits for the receiver's credit (none is lost),
+# perftest's goes out whether or not a receive is posted, and its figure
+# is the sender's.
+uc() {
+	local op r size fig fig2 rows=$tmp/uc.rows mtu
+	mtu=$(ibv_devinfo -d "$DEV" | awk '/active_mtu/ { print $2; exit }')
+	echo "== UC: 2 B latency ($LAT_ITERS ping-pongs), message rate at 2 B" \
+		"and the MTU ($mtu B), depth 128, $MSG_ITERS messages, $ROUNDS" \
+		"rounds interleaved; perftest -c UC"
+	: >"$rows"
+	for r in $(seq 1 "$ROUNDS"); do
+		for op in write send; do
+			for QP in uc rc; do
+				floor_round "$QP $op lat p50 us 2B" floor_lat \
+					"$QP $op lat p50 us 2B, RP_CLOCK=tsc"
+			done
+			QP=uc
+			for size in 2 "$mtu"; do
+				floor_round "uc $op Mmsg/s ${size}B q128" uc_mr
+			done
+		done
+	done
+	QP=rc
+	bench_sum_header
+	bench_medians "$rows"
+}
+uc_mr_pt() {
+	perftest "$tmp/um.pt" "ib_${op}_bw" -F -c UC -s "$size" -t 128 \
+		-n "$MSG_ITERS" || true
+	inl[um-$op-$size]=$(pt_inline "$tmp/um.pt")
+	fig=$(pt_rows "$tmp/um.pt" | awk 'NR == 1 { print $5 }')
+}
+uc_mr_rp() {
+	rp --qp uc -o "$op" -S "$size" -q 128 -C "$MSG_ITERS" --warmup 0 \
+		--no-latency --signal 100 --post-list 1 \
+		--inline "${inl[um-$op-$size]:-0}" >"$tmp/um.json" || true
+	keep "$tmp/um.json"
+	fig=$(jget 'd["results"][0]["throughput"]["messages_per_second"] / 1e6' \
+		<"$tmp/um.json")
+}
+
 echo "# rdmaperf $("$RP" --version 2>/dev/null | head -n 1) vs" \
 	"perftest on $DEV ($ADDR)"
 # Sections of the other guest script (bench/guest_vs_peers.sh passes one
 # RP_BENCH_ONLY to both) are left to it.
 for section in $ONLY; do
 	case $section in
-	sweep | streams | ops | lat | msgrate | floor) "$section"; echo ;;
+	sweep | streams | ops | lat | msgrate | floor | uc) "$section"; echo ;;
 	rsocket | tcp) ;;
 	*) echo "bench: unknown section $section" >&2; exit 2 ;;
 	esac

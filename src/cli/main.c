@@ -104,6 +104,7 @@ static int expand_all(struct rp_config *cfg)
 		    ops->probe(ops, &why) == 0 &&
 		    rp_xport_check_op(ops, cfg->test.spec.op, NULL) == 0 &&
 		    (!cfg->test.spec.tos || ops->tos) &&
+		    (cfg->test.spec.qp == RP_QP_RC || ops->qp_uc) &&
 		    (cfg->test.spec.mem == RP_MEM_HOST ||
 		     ops->mem_kinds & RP_MEM_BIT(cfg->test.spec.mem)))
 			snprintf(cfg->test.transports[cfg->test.n_transports++],
@@ -550,8 +551,14 @@ static int run_mode(struct rp_config *cfg)
 	cfg->progress = !cfg->quiet && isatty(STDERR_FILENO);
 	if (expand_all(cfg)) {
 		snprintf(err, sizeof(err),
-			 "-x all: no transport on this host can do %s",
-			 rp_op_name(cfg->test.spec.op));
+			 "-x all: no transport on this host can do %s%s%s%s",
+			 rp_op_name(cfg->test.spec.op),
+			 cfg->test.spec.qp != RP_QP_RC ? " on UC queue pairs"
+						       : "",
+			 cfg->test.spec.tos ? " marked with --tos" : "",
+			 cfg->test.spec.mem != RP_MEM_HOST
+				 ? " in --mem's memory"
+				 : "");
 		fprintf(stderr, "rdmaperf: %s\n", err);
 		json_error(cfg, "transport", err);
 		return 1;

@@ -200,7 +200,8 @@ enum {
 	O_SLO,
 	O_SLO_TOLERANCE,
 	O_TOS,
-	O_MEM
+	O_MEM,
+	O_QP
 };
 
 static const struct opt opts[] = {
@@ -258,6 +259,9 @@ static const struct opt opts[] = {
 	  "tcp: send messages of 16K or more with MSG_ZEROCOPY" },
 	{ "mem", O_MEM, 1, rp_cli_o_mem, "KIND",
 	  "buffers: host, huge, file[:PATH], odp (rdma); default host" },
+	{ "qp", O_QP, 1, rp_cli_o_qp, "TYPE",
+	  "rdma: queue pair type, rc or uc (write, write_imm, send); default "
+	  "rc" },
 	{ "tos", O_TOS, 1, rp_cli_o_tos, "TOS",
 	  "tcp, rdma: mark the data traffic with TOS (0x88, 136, af41)" },
 	{ "tclass", O_TOS, 1, rp_cli_o_tos, "TOS",

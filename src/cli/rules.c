@@ -179,6 +179,37 @@ static int check_tos(struct parse *p)
 	return 0;
 }
 
+/* --qp uc: transports with a choice of queue pair (rdma), and the
+ * operations UC has. */
+static int check_qp(struct parse *p)
+{
+	const struct rp_config *c = p->cfg;
+	enum rp_op op = c->test.spec.op;
+	const struct rp_xport_ops *x;
+	size_t i;
+
+	if (c->test.spec.qp == RP_QP_RC)
+		return 0;
+	for (i = 0; i < c->test.n_transports; i++) {
+		x = rp_xport_find(c->test.transports[i]);
+		if (x && !x->qp_uc)
+			return rp_cli_bad(p,
+					  "--qp uc: %s%s has no queue pairs; "
+					  "the rdma transport has",
+					  c->test.transports[i],
+					  c->test.transport_defaulted
+						  ? " (the default)"
+						  : "");
+	}
+	if (!(RP_QP_UC_OPS & (1u << op)))
+		return rp_cli_bad(p,
+				  "--qp uc: UC has no %s (no acknowledgements: "
+				  "no RDMA read, no atomics); it does write, "
+				  "write_imm, send",
+				  rp_op_name(op));
+	return 0;
+}
+
 /* --mem: transports whose buffers can be that kind; huge pages only where
  * some are reserved (how many a test needs, its setup says). */
 static int check_mem(struct parse *p)
@@ -237,7 +268,7 @@ static int finish_spec(struct parse *p)
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
-	    check_mem(p))
+	    check_mem(p) || check_qp(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

@@ -170,6 +170,18 @@ int rp_cli_o_zerocopy(struct parse *p, const char *arg)
 	return 0;
 }
 
+int rp_cli_o_qp(struct parse *p, const char *arg)
+{
+	if (!strcmp(arg, "ud") || !strcmp(arg, "xrc") || !strcmp(arg, "dc"))
+		return rp_cli_bad(p,
+				  "--qp %s: not built: rdmaperf runs rc and uc "
+				  "queue pairs",
+				  arg);
+	if (rp_qp_parse(arg, &p->cfg->test.spec.qp))
+		return rp_cli_bad(p, "--qp: %s: one of rc, uc", arg);
+	return 0;
+}
+
 int rp_cli_o_tos(struct parse *p, const char *arg)
 {
 	if (rp_tos_parse(arg, &p->cfg->test.spec.tos))

@@ -214,8 +214,14 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 			" (the queue depth)", err, errlen) ||
 	    check_count("tos", s->tos, 0, RP_SPEC_MAX_TOS, "", err, errlen) ||
 	    check_count("mem", (uint64_t)s->mem, 0, RP_MEM__COUNT - 1, "", err,
+			errlen) ||
+	    check_count("qp", (uint64_t)s->qp, 0, RP_QP__COUNT - 1, "", err,
 			errlen))
 		return -EINVAL;
+	if (s->qp == RP_QP_UC && !(RP_QP_UC_OPS & (1u << s->op)))
+		return rp_spec_errf(err, errlen,
+				    "qp uc has no %s: write, write_imm, send",
+				    rp_op_name(s->op));
 	return validate_zerocopy(s, err, errlen);
 }
 
@@ -290,6 +296,34 @@ static const char *const wait_names[RP_WAIT__COUNT] = {
 	[RP_WAIT_EVENT] = "event",
 };
 
+static const char *const qp_names[RP_QP__COUNT] = { "rc", "uc" };
+
+/* The index of @s in @names (@n of them), or -1. */
+static int name_index(const char *const *names, int n, const char *s)
+{
+	int i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+const char *rp_qp_name(enum rp_qp q)
+{
+	return (unsigned int)q < RP_QP__COUNT ? qp_names[q] : "unknown";
+}
+
+int rp_qp_parse(const char *s, enum rp_qp *out)
+{
+	int i = name_index(qp_names, RP_QP__COUNT, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum rp_qp)i;
+	return 0;
+}
+
 const char *rp_wait_name(enum rp_wait w)
 {
 	return (unsigned int)w < RP_WAIT__COUNT ? wait_names[w] : "unknown";
@@ -297,15 +331,12 @@ const char *rp_wait_name(enum rp_wait w)
 
 int rp_wait_parse(const char *s, enum rp_wait *out)
 {
-	int i;
+	int i = name_index(wait_names, RP_WAIT__COUNT, s);
 
-	for (i = 0; s && i < RP_WAIT__COUNT; i++) {
-		if (!strcmp(s, wait_names[i])) {
-			*out = (enum rp_wait)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*out = (enum rp_wait)i;
+	return 0;
 }
 
 bool rp_op_is_atomic(enum rp_op op)
@@ -348,6 +379,23 @@ static int mem_parse(const char *s, int *out)
 	return rp_mem_kind_parse(s, out);
 }
 
+static const char *qp_name(int v)
+{
+	return rp_qp_name((enum rp_qp)v);
+}
+
+static int qp_parse(const char *s, int *out)
+{
+	enum rp_qp q;
+	int ret = rp_qp_parse(s, &q);
+
+	if (!ret)
+		*out = (int)q;
+	return ret;
+}
+
+const struct rp_field_enum rp_spec_qp_enum = { RP_QP__COUNT, qp_name,
+					       qp_parse };
 const struct rp_field_enum rp_spec_mem_enum = { RP_MEM__COUNT, rp_mem_kind_name,
 						mem_parse };
 
@@ -398,6 +446,8 @@ const struct rp_field rp_spec_fields[] = {
 	{ SPEC_AS("tos", tos, RP_FIELD_U32, RP_FIELD_SPARSE) },
 	{ SPEC_AS("mem", mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_mem_enum },
+	{ SPEC_AS("qp", qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
+	  .en = &rp_spec_qp_enum },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

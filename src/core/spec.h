@@ -40,6 +40,10 @@ enum rp_op {
  * verbs completion channel, poll() on a socket). Both ends use the same. */
 enum rp_wait { RP_WAIT_BUSY, RP_WAIT_EVENT, RP_WAIT__COUNT };
 
+/* The queue pair's transport type (--qp), perftest's -c: reliable or
+ * unreliable connected. The rdma transport alone has a choice. */
+enum rp_qp { RP_QP_RC, RP_QP_UC, RP_QP__COUNT };
+
 struct rp_spec {
 	char transport[RP_SPEC_NAME_LEN]; /* "tcp", "rdma", "rsocket" */
 	enum rp_op op;
@@ -80,6 +84,9 @@ struct rp_spec {
 	/* --mem: what both ends' message buffers are (platform/mem.h);
 	 * file: the client's PATH, the server a temporary file of its own. */
 	enum rp_mem_kind mem;
+	/* --qp: the rdma transport's queue pair type (UC: write, write_imm
+	 * and send, no acknowledgements) */
+	enum rp_qp qp;
 };
 
 /*
@@ -93,6 +100,7 @@ extern const size_t rp_spec_n_fields;
 extern const struct rp_field_enum rp_spec_op_enum;
 extern const struct rp_field_enum rp_spec_wait_enum;
 extern const struct rp_field_enum rp_spec_mem_enum;
+extern const struct rp_field_enum rp_spec_qp_enum;
 
 /** rp_spec_signal - operations per signaled completion at the spec's
  *  current depth: signal, at least 1, at most queue_depth (a window of
@@ -140,6 +148,17 @@ const char *rp_op_name(enum rp_op op);
  * (W, R, S). Return: 0, or -EINVAL.
  */
 int rp_op_parse(const char *s, enum rp_op *out);
+
+/* The operations a queue pair type has: UC has no acknowledgements, so
+ * no RDMA read and no atomics (their responses need RC). */
+#define RP_QP_UC_OPS                                                           \
+	((1u << RP_OP_WRITE) | (1u << RP_OP_WRITE_IMM) | (1u << RP_OP_SEND))
+
+/** rp_qp_name - "rc", "uc"; "unknown" when out of range. */
+const char *rp_qp_name(enum rp_qp q);
+
+/** rp_qp_parse - inverse of rp_qp_name. Return: 0 or -EINVAL. */
+int rp_qp_parse(const char *s, enum rp_qp *out);
 
 /** rp_wait_name - "busy", "event"; "unknown" when out of range. */
 const char *rp_wait_name(enum rp_wait w);

@@ -250,6 +250,9 @@ struct rp_xport_ops {
 	/** The kinds of memory (RP_MEM_BIT of each, platform/mem.h) its
 	 *  message buffers can be, --mem; 0: host memory alone. */
 	uint32_t mem_kinds;
+	/** It can run --qp uc (unreliable connected queue pairs); a client
+	 *  refuses --qp uc with any transport that cannot. */
+	bool qp_uc;
 	/** Optional: the bytes one of its streams takes beyond its message
 	 *  buffers, allocated by a library it runs on (ofi_rxm's bounce
 	 *  buffers), which a server's --max-memory counts with them; NULL:

@@ -44,6 +44,7 @@ set(RP_E2E_TESTS
 	ofi 300
 	tos 120
 	mem 120
+	qp 60
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

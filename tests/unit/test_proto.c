@@ -538,6 +538,8 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->verify, b->verify);
 	assert_int_equal(a->zerocopy, b->zerocopy);
 	assert_int_equal(a->tos, b->tos);
+	assert_int_equal(a->mem, b->mem);
+	assert_int_equal(a->qp, b->qp);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -660,6 +662,38 @@ static void test_spec_tos(void **state)
 	cJSON_Delete(obj);
 }
 
+/* qp travels only when not rc, by name; uc with an op UC lacks, or a
+ * type rdmaperf does not run, is refused. */
+static void test_spec_qp(void **state)
+{
+	struct rp_spec in, out;
+	char err[128] = "";
+	cJSON *obj;
+
+	(void)state;
+	rp_spec_defaults(&in);
+	strcpy(in.transport, "rdma");
+	obj = rp_proto_spec_encode(&in);
+	assert_null(cJSON_GetObjectItem(obj, "qp"));
+	cJSON_Delete(obj);
+	in.qp = RP_QP_UC;
+	in.op = RP_OP_SEND;
+	obj = rp_proto_spec_encode(&in);
+	assert_string_equal(
+		cJSON_GetStringValue(cJSON_GetObjectItem(obj, "qp")), "uc");
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_spec_equal(&in, &out);
+	cJSON_ReplaceItemInObject(obj, "op", cJSON_CreateString("read"));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "qp uc has no read"));
+	cJSON_ReplaceItemInObject(obj, "op", cJSON_CreateString("write"));
+	cJSON_ReplaceItemInObject(obj, "qp", cJSON_CreateString("ud"));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	cJSON_Delete(obj);
+}
+
 static void test_spec_decode_lenient(void **state)
 {
 	struct rp_spec in = odd_spec(), out;
@@ -708,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_spec_decode_lenient),
 		cmocka_unit_test(test_spec_zerocopy),
 		cmocka_unit_test(test_spec_tos),
+		cmocka_unit_test(test_spec_qp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,8 @@ Every test runs the real binary against a real server process on rxe0
 (RP_VM_ADDR) and asserts on the JSON it prints. Groups:
     smoke        tests/vm/verbs_smoke.c: the rdma transport through its ops
                  table alone, every op, size and depth
-    verbs_ops    every operation with --verify, depth 1 and 16, time mode
+    verbs_ops    every operation with --verify, depth 1 and 16, time mode;
+                 --mem (guest_mem.py); --qp uc (guest_qp.py)
     verbs_sizes  1 byte, an inline size, above the MTU, 1 MiB
     transports   rdma,rsocket,tcp in one run; rsocket alone per op; ofi:verbs
                  (guest_ofi.py)
@@ -45,6 +46,7 @@ from tcp_ops import check_hist, close_to, num  # noqa: E402
 from faults_wire import fd_count, fd_list, status_kib  # noqa: E402
 from guest_mem import mem_cases  # noqa: E402
 from guest_ofi import ofi_cases  # noqa: E402
+from guest_qp import qp_cases  # noqa: E402
 
 ADDR = os.environ.get("RP_VM_ADDR", "10.77.0.1")
 QUICK = ["--warmup", "50", "--lat-iterations", "200"]
@@ -170,6 +172,7 @@ def verbs_ops(binary):
                                ["--signal", "32", "--post-list", "8"])))
     tests.append(("--signal, timed", signal_timed))
     tests.extend(mem_cases())
+    tests.extend(qp_cases(ADDR, client_json, check_result, QUICK, TIMEOUT))
     if not os.environ.get("ASAN_OPTIONS"):
         # the open loop's figures on verbs; the sanitizer suite runs the
         # same engine code over TCP (e2e.load), and CI must stay short

@@ -3,8 +3,9 @@
 vm.siw: the rdma transport on Soft-iWARP (siw0, rxe-run --siw), what
 iWARP has: write and read over sizes 1 B, 4 KiB and 1 MiB at depth 1 and
 16 with --verify (a sweep each), send at each of those sizes alone with
---verify and without; write_imm, fetch_add and cmp_swap refused before
-anything connects (the client: exit 2, one line naming siw0, iWARP and
+--verify and without; write_imm, fetch_add and cmp_swap, and --qp uc
+(iWARP has RC queue pairs alone), refused before anything connects (the
+client: exit 2, one line naming siw0, iWARP and
 what it has; the server, asked directly: ERROR "unsupported" at SETUP,
 logged); the comparison table of rdma, rsocket and tcp, and -x all with
 an operation rdma lacks; rdmaperf beside ib_write_bw -R on siw0.
@@ -124,6 +125,16 @@ def refused(b, s, op):
     check("FAILED (unsupported)" in r.out, lambda: r.describe())
 
 
+def uc_refused(b, s):
+    """--qp uc: iWARP has RC queue pairs alone; refused before anything
+    connects, one line naming the device."""
+    r = run(b, ["-c", "-a", gt.ADDR, "-p", s.port, "-x", "rdma", "--qp",
+                "uc", "-o", "write", "-C", "100"], timeout=gt.TIMEOUT)
+    want = "--qp uc: device %s (iWARP) has RC queue pairs alone" % DEV
+    check(r.rc == 2 and want in r.err and r.err.count("\n") == 1,
+          lambda: "want exit 2 and one line %r:\n%s" % (want, r.describe()))
+
+
 def server_refuses(b, _s):
     """Asked directly (no client preflight), the server refuses write_imm
     at SETUP with ERROR "unsupported" and logs it; it serves on."""
@@ -214,6 +225,7 @@ def siw(binary):
                       lambda b, s: sweep(b, s, "write", 16, False)))
     for op in ("write_imm", "fetch_add", "cmp_swap"):
         tests.append(("%s refused" % op, lambda b, s, o=op: refused(b, s, o)))
+    tests.append(("--qp uc refused", uc_refused))
     tests += [("the server refuses at SETUP", server_refuses),
               ("rdma,rsocket,tcp table; -x all", table)]
     if not SANITIZED:

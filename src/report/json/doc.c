@@ -141,6 +141,8 @@ const struct rp_field rp_report_config_fields[] = {
 	  .max = RP_SPEC_MAX_TOS },
 	{ DOC_AS(rp_test, "mem", spec.mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_mem_enum },
+	{ DOC_AS(rp_test, "qp", spec.qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
+	  .en = &rp_spec_qp_enum },
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -201,6 +203,8 @@ const struct rp_field rp_report_point_fields[] = {
 	  .max = RP_SPEC_MAX_TOS },
 	{ DOC_AS(rp_result, "mem", spec.mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_mem_enum },
+	{ DOC_AS(rp_result, "qp", spec.qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
+	  .en = &rp_spec_qp_enum },
 	{ HOOK("ok", ok_json) },
 };
 

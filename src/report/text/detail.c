@@ -194,7 +194,8 @@ void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 	size_t i;
 
 	for (i = 0; i < n && !s; i++)
-		if (res[i].spec.tos || res[i].spec.mem != RP_MEM_HOST)
+		if (res[i].spec.tos || res[i].spec.mem != RP_MEM_HOST ||
+		    res[i].spec.qp != RP_QP_RC)
 			s = &res[i].spec;
 	if (s && s->tos) {
 		rp_tos_describe(s->tos, tos, sizeof(tos));
@@ -203,6 +204,10 @@ void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 	}
 	if (s && (unsigned int)s->mem < RP_MEM__COUNT && mem[s->mem])
 		fprintf(f, "  memory       %s on both ends\n", mem[s->mem]);
+	if (s && s->qp == RP_QP_UC)
+		fprintf(f, "  queue pairs  UC (unreliable connected): no "
+			   "acknowledgements; a send or write completes once "
+			   "sent\n");
 }
 
 void rp_report_text_zerocopy(FILE *f, const struct rp_result *res, size_t n)

@@ -90,6 +90,16 @@ int rv_odp_check(struct ibv_context *ctx, enum rp_op op, struct rp_err *why)
 		       rp_op_name(op), want);
 }
 
+int rv_qp_check(struct ibv_context *ctx, enum rp_qp qp, struct rp_err *why)
+{
+	if (qp == RP_QP_RC ||
+	    ctx->device->transport_type != IBV_TRANSPORT_IWARP)
+		return 0;
+	return rp_errf(why, -EOPNOTSUPP,
+		       "--qp %s: device %s (iWARP) has RC queue pairs alone",
+		       rp_qp_name(qp), ibv_get_device_name(ctx->device));
+}
+
 /* The id @id resolved toward @host: which device the route takes. */
 static int rv_resolve_to(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 			 const char *host, struct rp_err *why)
@@ -122,7 +132,7 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	(void)p;
 	/* every kind of device does write, read and send, on host memory */
 	if (!rp_op_is_atomic(spec->op) && spec->op != RP_OP_WRITE_IMM &&
-	    spec->mem != RP_MEM_ODP)
+	    spec->mem != RP_MEM_ODP && spec->qp == RP_QP_RC)
 		return 0;
 	ret = rv_channel_create(&ch, &ignored);
 	if (!ret && rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
@@ -132,6 +142,8 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		ret = rv_caps_check(id->verbs, id->port_num, spec->op, why);
 	if (!ret && id && id->verbs && spec->mem == RP_MEM_ODP)
 		ret = rv_odp_check(id->verbs, spec->op, why);
+	if (!ret && id && id->verbs && spec->qp != RP_QP_RC)
+		ret = rv_qp_check(id->verbs, spec->qp, why);
 	if (id)
 		rdma_destroy_id(id);
 	if (ch)

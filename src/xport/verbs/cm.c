@@ -50,6 +50,47 @@ int rv_channel_create(struct rdma_event_channel **out, struct rp_err *e)
 	return 0;
 }
 
+int rv_create_id(struct rdma_event_channel *ch, struct rdma_cm_id **id,
+		 void *ctx, enum rp_qp qp, const struct sockaddr *bind,
+		 struct rp_err *e)
+{
+	struct sockaddr_storage any = { .ss_family = AF_INET };
+	struct rdma_addrinfo res = {
+		.ai_flags = RAI_PASSIVE,
+		.ai_qp_type = IBV_QPT_UC,
+		.ai_port_space = RDMA_PS_IB,
+	};
+
+	if (qp == RP_QP_RC) {
+		if (rdma_create_id(ch, id, ctx, RDMA_PS_TCP))
+			return rv_fail(e, "rdma_create_id");
+		return bind && rdma_bind_addr(*id, (struct sockaddr *)bind)
+			       ? rv_fail(e, "rdma_bind_addr")
+			       : 0;
+	}
+	/* UC: rdma_create_id takes the queue pair type from the port space
+	 * (TCP: RC), rdma_create_ep from the address info: a passive one
+	 * only binds, then the id moves to @ch as any other. */
+	if (!bind)
+		bind = (struct sockaddr *)&any;
+	res.ai_family = bind->sa_family;
+	res.ai_src_addr = (struct sockaddr *)bind;
+	res.ai_src_len = bind->sa_family == AF_INET6
+				 ? sizeof(struct sockaddr_in6)
+				 : sizeof(struct sockaddr_in);
+	if (rdma_create_ep(id, &res, NULL, NULL))
+		return rv_fail(e, "rdma_create_ep (a UC id)");
+	(*id)->context = ctx;
+	if (rdma_migrate_id(*id, ch)) {
+		int ret = rv_fail(e, "rdma_migrate_id (a UC id)");
+
+		rdma_destroy_ep(*id);
+		*id = NULL;
+		return ret;
+	}
+	return 0;
+}
+
 /* Next event on @ch, or -ETIMEDOUT at @deadline_ns. The caller acks it. */
 int rv_get_event(struct rdma_event_channel *ch, uint64_t deadline_ns,
 		 struct rdma_cm_event **ev)
@@ -134,8 +175,8 @@ static void rv_set_rnr_timer(struct rv_stream *s)
 	struct ibv_qp_attr qa = { .min_rnr_timer = RV_MIN_RNR_TIMER };
 	int ret;
 
-	if (!s->op->receives)
-		return;
+	if (!s->op->receives || s->base.spec.qp != RP_QP_RC)
+		return; /* UC has no receiver-not-ready: credits pace it */
 	ret = ibv_modify_qp(s->qp, &qa, IBV_QP_MIN_RNR_TIMER);
 	if (ret)
 		rp_stream_note(&s->base,

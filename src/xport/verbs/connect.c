@@ -27,6 +27,7 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 {
 	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV,
 				  .ai_socktype = SOCK_STREAM };
+	struct sockaddr_storage any = { 0 };
 	struct addrinfo *ai = NULL;
 	struct rp_err *e = &s->base.err;
 	uint16_t port_num;
@@ -41,11 +42,19 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 	if (ret)
 		return rp_errf(e, -EHOSTUNREACH, "cannot resolve %s: %s", host,
 			       gai_strerror(ret));
-	ret = rdma_resolve_addr(s->id, NULL, ai->ai_addr,
-				rv_cm_timeout_ms(deadline_ns));
+	/* UC's id comes bound (cm.c): to any address of the server's
+	 * family, which the resolution below makes the route's */
+	any.ss_family = (sa_family_t)ai->ai_family;
+	ret = rv_create_id(
+		s->ch, &s->id, s, s->base.spec.qp,
+		s->base.spec.qp == RP_QP_RC ? NULL : (struct sockaddr *)&any,
+		e);
+	if (!ret && rdma_resolve_addr(s->id, NULL, ai->ai_addr,
+				      rv_cm_timeout_ms(deadline_ns)))
+		ret = rv_fail(e, "rdma_resolve_addr");
 	freeaddrinfo(ai);
 	if (ret)
-		return rv_fail(e, "rdma_resolve_addr");
+		return ret;
 	/* --tos, before the route: rdma_cm puts it into the path (RoCE: the
 	 * GRH's traffic class, so the IP header's TOS; IB: the QoS class the
 	 * SA maps to an SL). The responder's QP takes the path from our
@@ -94,8 +103,6 @@ static int rv_connect_stream(struct rv_stream *s, const char *host,
 {
 	int ret = rv_channel_create(&s->ch, &s->base.err);
 
-	if (!ret && rdma_create_id(s->ch, &s->id, s, RDMA_PS_TCP))
-		ret = rv_fail(&s->base.err, "rdma_create_id");
 	if (!ret)
 		ret = rv_resolve(s, host, endpoint, deadline_ns);
 	if (!ret)

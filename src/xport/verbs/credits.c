@@ -27,7 +27,9 @@
 
 static bool rv_credits_wanted(const struct rv_stream *s)
 {
-	return s->no_imm && s->op->receives;
+	/* a send completes before it is received: on iWARP once handed to
+	 * TCP, on UC once sent (no acknowledgement) */
+	return (s->no_imm || s->base.spec.qp == RP_QP_UC) && s->op->receives;
 }
 
 int rv_credits_setup(struct rv_stream *s)
@@ -122,8 +124,9 @@ int rv_credits_peer(struct rv_stream *s, const cJSON *info)
 					      s->max_depth);
 		s->cr.peer_nrecv = (uint32_t)n;
 		rp_stream_note(&s->base,
-			       "iWARP: sends paced by the receiver's credits "
-			       "(no receiver-not-ready retry)");
+			       "%s: sends paced by the receiver's credits "
+			       "(no receiver-not-ready retry)",
+			       s->no_imm ? "iWARP" : "UC");
 	}
 	s->cr.on = true;
 	return 0;

@@ -26,23 +26,25 @@
 
 #define RV_LISTEN_BACKLOG 64
 
-static int rv_bind(struct rdma_cm_id *id, const char *addr, struct rp_err *e)
+/* @l's id, for the test's queue pair type, bound to @addr (any IPv4
+ * address when NULL). */
+static int rv_bind(struct rv_listener *l, const char *addr, struct rp_err *e)
 {
 	struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
 				  .ai_socktype = SOCK_STREAM };
 	struct sockaddr_in any = { .sin_family = AF_INET };
+	enum rp_qp qp = l->base.spec.qp;
 	struct addrinfo *ai = NULL;
 	int ret;
 
 	if (!addr)
-		return rdma_bind_addr(id, (struct sockaddr *)&any)
-			       ? rv_fail(e, "rdma_bind_addr")
-			       : 0;
+		return rv_create_id(l->ch, &l->id, l, qp,
+				    (struct sockaddr *)&any, e);
 	ret = getaddrinfo(addr, "0", &hints, &ai);
 	if (ret)
 		return rp_errf(e, -EADDRNOTAVAIL, "cannot resolve %s: %s", addr,
 			       gai_strerror(ret));
-	ret = rdma_bind_addr(id, ai->ai_addr) ? rv_neg(errno) : 0;
+	ret = rv_create_id(l->ch, &l->id, l, qp, ai->ai_addr, e);
 	if (ret)
 		rp_errf(e, ret, "cannot listen on %s: %s", addr,
 			strerror(-ret));
@@ -50,11 +52,12 @@ static int rv_bind(struct rdma_cm_id *id, const char *addr, struct rp_err *e)
 	return ret;
 }
 
-/* Bind @l's id, listen, and put the port it got into @endpoint. */
+/* Make and bind @l's id, listen, and put the port it got into
+ * @endpoint. */
 static int rv_listen_on(struct rv_listener *l, const char *addr,
 			cJSON *endpoint, struct rp_err *why)
 {
-	int ret = rv_bind(l->id, addr, why);
+	int ret = rv_bind(l, addr, why);
 
 	if (ret)
 		return ret;
@@ -116,10 +119,6 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	ret = rv_channel_create(&l->ch, why);
 	if (ret)
 		goto out_free;
-	if (rdma_create_id(l->ch, &l->id, l, RDMA_PS_TCP)) {
-		ret = rv_fail(why, "rdma_create_id");
-		goto out_channel;
-	}
 	ret = rv_listen_on(l, p ? p->bind : NULL, endpoint, why);
 	if (!ret)
 		ret = rv_listen_device(l, why);
@@ -128,13 +127,15 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 				    why);
 	if (!ret && l->id->verbs && spec->mem == RP_MEM_ODP)
 		ret = rv_odp_check(l->id->verbs, spec->op, why);
+	if (!ret && l->id->verbs)
+		ret = rv_qp_check(l->id->verbs, spec->qp, why);
 	if (ret)
 		goto out_id;
 	*out = &l->base;
 	return 0;
 out_id:
-	rdma_destroy_id(l->id);
-out_channel:
+	if (l->id)
+		rdma_destroy_id(l->id);
 	rdma_destroy_event_channel(l->ch);
 out_free:
 	free(l);

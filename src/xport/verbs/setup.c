@@ -75,6 +75,9 @@ static int rv_query_limits(struct rv_stream *s)
 	if (ret)
 		return ret;
 	s->no_imm = s->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
+	ret = rv_qp_check(s->id->verbs, s->base.spec.qp, &s->base.err);
+	if (ret)
+		return ret;
 	rv_queue_sizes(s, (uint32_t)a.max_qp_wr);
 	if (s->sq_size > (uint32_t)a.max_qp_wr ||
 	    (rv_responder(s) && s->op->receives && s->nrecv < s->max_depth) ||
@@ -90,6 +93,8 @@ static int rv_query_limits(struct rv_stream *s)
 	 * leaves reads and atomics waiting forever (seen on rxe). */
 	s->rd_atom = rv_min_atom(a.max_qp_rd_atom);
 	s->init_atom = rv_min_atom(a.max_qp_init_rd_atom);
+	if (s->base.spec.qp == RP_QP_UC) /* no reads, no atomics */
+		s->rd_atom = s->init_atom = 0;
 	return 0;
 }
 
@@ -119,7 +124,8 @@ static int rv_create_qp(struct rv_stream *s)
 		memset(&a, 0, sizeof(a));
 		a.send_cq = s->scq;
 		a.recv_cq = s->rcq;
-		a.qp_type = IBV_QPT_RC;
+		a.qp_type =
+			s->base.spec.qp == RP_QP_UC ? IBV_QPT_UC : IBV_QPT_RC;
 		a.cap.max_send_wr = s->sq_size;
 		a.cap.max_recv_wr = s->nrecv;
 		a.cap.max_send_sge = 1;

@@ -71,6 +71,7 @@ static const struct rp_xport_ops rv_xport_ops = {
 	.op_mask = RP_OP_MASK_ALL,
 	.tos = true, /* rdma_cm's RDMA_OPTION_ID_TOS (connect.c) */
 	.mem_kinds = RP_MEM_MAPPED | RP_MEM_BIT(RP_MEM_ODP), /* setup.c */
+	.qp_uc = true,					     /* cm.c, setup.c */
 	.probe = rv_probe,
 	.preflight = rv_preflight,
 	.listen = rv_listen,

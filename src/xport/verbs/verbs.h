@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The "rdma" transport's private header: one reliable-connected queue pair
- * per stream, set up with rdma_cm, driven with libibverbs.
+ * The "rdma" transport's private header: one connected queue pair per
+ * stream (RC, or UC with --qp uc: its id is made in rdma_cm's IB port
+ * space, cm.c), set up with rdma_cm, driven with libibverbs.
  *
  *   Server                                        Client
  *   listen: bind port 0, rdma_listen
@@ -296,6 +297,10 @@ int rv_fail(struct rp_err *e, const char *what);
 int rv_caps_check(struct ibv_context *ctx, uint8_t port, enum rp_op op,
 		  struct rp_err *why);
 
+/* --qp: whether @ctx's device has queue pairs of that type (iWARP: RC
+ * alone). Return: 0, or -EOPNOTSUPP with the reason in @why. */
+int rv_qp_check(struct ibv_context *ctx, enum rp_qp qp, struct rp_err *why);
+
 /** rv_odp_check - --mem odp: can @ctx's RC queue pairs do @op on memory
  *  registered on demand? -EOPNOTSUPP with the capability bits in @why. */
 int rv_odp_check(struct ibv_context *ctx, enum rp_op op, struct rp_err *why);
@@ -308,6 +313,12 @@ int rv_cq_failed(struct rv_stream *s);
 
 /* cm.c: rdma_cm events. */
 int rv_channel_create(struct rdma_event_channel **out, struct rp_err *e);
+/* A new id on @ch for @qp's queue pairs (RC: the TCP port space; UC: the
+ * IB one), bound to @bind if not NULL (UC: to any IPv4 address then).
+ * Return: 0 or -errno, the reason in @e. */
+int rv_create_id(struct rdma_event_channel *ch, struct rdma_cm_id **id,
+		 void *ctx, enum rp_qp qp, const struct sockaddr *bind,
+		 struct rp_err *e);
 int rv_get_event(struct rdma_event_channel *ch, uint64_t deadline_ns,
 		 struct rdma_cm_event **ev);
 int rv_expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
