@@ -9,6 +9,9 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
     loss       netem 1% loss on both NICs: every op still verified; the
                requester's rxe hw_counters show the retransmissions; the
                bulk figure drops
+    uc loss    --qp uc writes through 5% loss on guest 1: all complete,
+               none resent (guest 1 sends the writes' packets alone),
+               guest 2 receives fewer
     reorder    netem reordering on guest 1: write, read and send the same
     verdict    the NICs say 10 Gb/s: both links' rated rate and the share
                of it; --expect bw>= a third of what the link moved passes
@@ -194,6 +197,45 @@ def impaired_case(c, spec, name, guests=(1, 2), ops=RDMA_OPS, iters=100,
 
 def loss_case(c):
     impaired_case(c, "loss 1%", "loss 1%")
+
+
+def uc_loss_case(c):
+    """--qp uc across a wire that drops 5% of guest 1's packets: every
+    16 KiB write (16 packets) completes once sent, nothing is resent (no
+    NAK, no retry, no packet beyond the writes' own) and guest 2 receives
+    fewer packets than guest 1 sent: UC loses what RC resends. No
+    --verify: which slots end stale is chance (each phase's last write a
+    slot holds is checked), the counters are not. No latency phase:
+    a lost ping stalls it (the man page says so)."""
+    fab = c.fab
+    fab.netem(1, "loss 5%")
+    try:
+        before = [fab.hw_counters(g) for g in (1, 2)]
+        # --no-latency: a ping or echo lost on UC is never resent, and the
+        # phase would wait for it until the stall timeout (man page)
+        doc, _ = c.client("-x rdma --qp uc -o write -S 16384 -q 4 -C 200 "
+                          "--no-latency " + LIGHT)
+        after = [fab.hw_counters(g) for g in (1, 2)]
+    finally:
+        fab.clear(1)
+    check(doc["error"] is None, "error %r" % doc["error"])
+    res = doc["results"][0]
+    check(res["ok"] and res.get("qp") == "uc" and res["messages"] == 200,
+          "uc write: %r" % {k: res.get(k) for k in ("ok", "qp", "messages")})
+    d = [counters_delta(before[i], after[i]) for i in (0, 1)]
+    # 210 writes (warm-up 10) of 16 packets of rxe's 1024 B MTU; a few
+    # more (the credits' and the phases' own), no resent ones: RC resent
+    # about as many as were lost (loss_case)
+    sent, got, want = d[0].get("sent_pkts", 0), d[1].get("rcvd_pkts", 0), \
+        210 * 16
+    log("  uc, loss 5%%: 200 x 16 KiB writes completed, %.3f Gb/s; guest 1 "
+        "sent %d packets (the writes are %d), guest 2 received %d; "
+        "hw_counters of guest 1 %r; of guest 2 %r" %
+        (gbps(res), sent, want, got, d[0], d[1]))
+    resent = sum(d[0].get(k, 0) + d[1].get(k, 0) for k in RETRANSMIT)
+    check(resent == 0 and want <= sent <= want * 1.01,
+          "uc resent: %d packets sent for %d, counters %r" % (sent, want, d))
+    check(got < sent, "no packet of guest 1's lost: %r" % d)
 
 
 # Reordering on guest 1's egress only (the requests and the client's
@@ -477,7 +519,8 @@ def verdict_case(c):
 
 
 RXE_CASES = (("ops", ops_case), ("tos", tos_case), ("verdict", verdict_case),
-             ("loss", loss_case), ("reorder", reorder_case),
+             ("loss", loss_case), ("uc loss", uc_loss_case),
+             ("reorder", reorder_case),
              ("shaped", shaped_case),
              ("matrix", matrix_case), ("incast", incast_case),
              ("link down", link_down_case),
