@@ -520,7 +520,25 @@ def streams(binary):
         tests.append(("rsocket event %s" % op,
                       lambda b, s, o=op: event_case(b, s, "rsocket", o)))
     tests.append(("rsocket event --rate 500", rsocket_rate_case))
+    # UC (guest_qp.py in verbs_ops) here too, so that the sanitizer suite
+    # runs its id (rdma_create_ep), credits and bidir: both ends initiate
+    for op in ("send", "write"):
+        tests.append(("rdma --qp uc %s -P 2 --bidir --wait event" % op,
+                      lambda b, s, o=op: uc_bidir_case(b, s, o)))
     return tests
+
+
+def uc_bidir_case(b, s, op):
+    doc = client_json(b, s.port, ["-x", "rdma", "--qp", "uc", "-o", op,
+                                  "-S", "4096", "-q", "8", "-C", "300", "-P",
+                                  "2", "--bidir", "--wait", "event",
+                                  "--verify"] + QUICK)
+    r = doc["results"][0]
+    d = r["directions"]
+    check(r["ok"] and r.get("qp") == "uc" and
+          d["client_to_server"]["messages"] == 600 and
+          d["server_to_client"]["messages"] == 600,
+          "uc bidir: ok %r, qp %r, directions %r" % (r["ok"], r.get("qp"), d))
 
 
 # ---- robust: issue 10 on verbs ------------------------------------------
