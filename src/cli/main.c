@@ -105,6 +105,7 @@ static int expand_all(struct rp_config *cfg)
 		    rp_xport_check_op(ops, cfg->test.spec.op, NULL) == 0 &&
 		    (!cfg->test.spec.tos || ops->tos) &&
 		    (cfg->test.spec.qp == RP_QP_RC || ops->qp_uc) &&
+		    (!cfg->test.spec.tagged || ops->tagged) &&
 		    (cfg->test.spec.mem == RP_MEM_HOST ||
 		     ops->mem_kinds & RP_MEM_BIT(cfg->test.spec.mem)))
 			snprintf(cfg->test.transports[cfg->test.n_transports++],
@@ -551,8 +552,9 @@ static int run_mode(struct rp_config *cfg)
 	cfg->progress = !cfg->quiet && isatty(STDERR_FILENO);
 	if (expand_all(cfg)) {
 		snprintf(err, sizeof(err),
-			 "-x all: no transport on this host can do %s%s%s%s",
+			 "-x all: no transport on this host can do %s%s%s%s%s",
 			 rp_op_name(cfg->test.spec.op),
+			 cfg->test.spec.tagged ? " tagged" : "",
 			 cfg->test.spec.qp != RP_QP_RC ? " on UC queue pairs"
 						       : "",
 			 cfg->test.spec.tos ? " marked with --tos" : "",

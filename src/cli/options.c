@@ -201,7 +201,8 @@ enum {
 	O_SLO_TOLERANCE,
 	O_TOS,
 	O_MEM,
-	O_QP
+	O_QP,
+	O_TAGGED
 };
 
 static const struct opt opts[] = {
@@ -262,6 +263,8 @@ static const struct opt opts[] = {
 	{ "qp", O_QP, 1, rp_cli_o_qp, "TYPE",
 	  "rdma: queue pair type, rc or uc (write, write_imm, send); default "
 	  "rc" },
+	{ "tagged", O_TAGGED, 0, rp_cli_o_tagged, NULL,
+	  "ofi: send as tagged messages (fi_tsend, fi_trecv)" },
 	{ "tos", O_TOS, 1, rp_cli_o_tos, "TOS",
 	  "tcp, rdma: mark the data traffic with TOS (0x88, 136, af41)" },
 	{ "tclass", O_TOS, 1, rp_cli_o_tos, "TOS",

@@ -151,31 +151,55 @@ static int check_zerocopy(struct parse *p)
 	return 0;
 }
 
-/* --tos: transports that mark their traffic (tcp, rdma; -x all keeps
- * only those, main.c). */
-static int check_tos(struct parse *p)
+/* The first of -x's transports (-x all's expansion comes later: main.c
+ * keeps those that can) for which @has is false, as "NAME" or "NAME (the
+ * default)" in @buf; NULL when each has it. */
+static const char *lacking(const struct parse *p,
+			   bool (*has)(const struct rp_xport_ops *x), char *buf,
+			   size_t len)
 {
 	const struct rp_config *c = p->cfg;
 	const struct rp_xport_ops *x;
 	size_t i;
 
-	if (!c->test.spec.tos)
-		return 0;
 	for (i = 0; i < c->test.n_transports; i++) {
-		if (!strcmp(c->test.transports[i], "all"))
-			continue;
 		x = rp_xport_find(c->test.transports[i]);
-		if (x && !x->tos)
-			return rp_cli_bad(p,
-					  "--tos: %s%s cannot mark its data "
-					  "traffic; tcp and rdma can (rsocket, "
-					  "ofi and file cannot, nor tcp on "
-					  "Windows)",
-					  c->test.transports[i],
-					  c->test.transport_defaulted
-						  ? " (the default)"
-						  : "");
+		if (x && !has(x)) {
+			snprintf(buf, len, "%s%s", c->test.transports[i],
+				 c->test.transport_defaulted ? " (the default)"
+							     : "");
+			return buf;
+		}
 	}
+	return NULL;
+}
+
+static bool has_tos(const struct rp_xport_ops *x)
+{
+	return x->tos;
+}
+
+static bool has_qp_uc(const struct rp_xport_ops *x)
+{
+	return x->qp_uc;
+}
+
+static bool has_tagged(const struct rp_xport_ops *x)
+{
+	return x->tagged;
+}
+
+/* --tos: transports that mark their traffic (tcp, rdma). */
+static int check_tos(struct parse *p)
+{
+	char name[RP_SPEC_NAME_LEN + 16];
+
+	if (p->cfg->test.spec.tos && lacking(p, has_tos, name, sizeof(name)))
+		return rp_cli_bad(p,
+				  "--tos: %s cannot mark its data traffic; tcp "
+				  "and rdma can (rsocket, ofi and file cannot, "
+				  "nor tcp on Windows)",
+				  name);
 	return 0;
 }
 
@@ -183,30 +207,42 @@ static int check_tos(struct parse *p)
  * operations UC has. */
 static int check_qp(struct parse *p)
 {
-	const struct rp_config *c = p->cfg;
-	enum rp_op op = c->test.spec.op;
-	const struct rp_xport_ops *x;
-	size_t i;
+	enum rp_op op = p->cfg->test.spec.op;
+	char name[RP_SPEC_NAME_LEN + 16];
 
-	if (c->test.spec.qp == RP_QP_RC)
+	if (p->cfg->test.spec.qp == RP_QP_RC)
 		return 0;
-	for (i = 0; i < c->test.n_transports; i++) {
-		x = rp_xport_find(c->test.transports[i]);
-		if (x && !x->qp_uc)
-			return rp_cli_bad(p,
-					  "--qp uc: %s%s has no queue pairs; "
-					  "the rdma transport has",
-					  c->test.transports[i],
-					  c->test.transport_defaulted
-						  ? " (the default)"
-						  : "");
-	}
+	if (lacking(p, has_qp_uc, name, sizeof(name)))
+		return rp_cli_bad(p,
+				  "--qp uc: %s has no queue pairs; the rdma "
+				  "transport has",
+				  name);
 	if (!(RP_QP_UC_OPS & (1u << op)))
 		return rp_cli_bad(p,
 				  "--qp uc: UC has no %s (no acknowledgements: "
 				  "no RDMA read, no atomics); it does write, "
 				  "write_imm, send",
 				  rp_op_name(op));
+	return 0;
+}
+
+/* --tagged: transports that send tagged messages (ofi), for send. */
+static int check_tagged(struct parse *p)
+{
+	char name[RP_SPEC_NAME_LEN + 16];
+
+	if (!p->cfg->test.spec.tagged)
+		return 0;
+	if (lacking(p, has_tagged, name, sizeof(name)))
+		return rp_cli_bad(p,
+				  "--tagged: %s has no tagged messages; ofi "
+				  "has",
+				  name);
+	if (p->cfg->test.spec.op != RP_OP_SEND)
+		return rp_cli_bad(p,
+				  "--tagged: tagged messages are sends, not "
+				  "%s (-o send)",
+				  rp_op_name(p->cfg->test.spec.op));
 	return 0;
 }
 
@@ -268,7 +304,7 @@ static int finish_spec(struct parse *p)
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
-	    check_mem(p) || check_qp(p))
+	    check_mem(p) || check_qp(p) || check_tagged(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

@@ -170,6 +170,13 @@ int rp_cli_o_zerocopy(struct parse *p, const char *arg)
 	return 0;
 }
 
+int rp_cli_o_tagged(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->test.spec.tagged = true;
+	return 0;
+}
+
 int rp_cli_o_qp(struct parse *p, const char *arg)
 {
 	if (!strcmp(arg, "ud") || !strcmp(arg, "xrc") || !strcmp(arg, "dc"))

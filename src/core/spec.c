@@ -218,6 +218,9 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	    check_count("qp", (uint64_t)s->qp, 0, RP_QP__COUNT - 1, "", err,
 			errlen))
 		return -EINVAL;
+	if (s->tagged && s->op != RP_OP_SEND)
+		return rp_spec_errf(err, errlen, "tagged is for send, not %s",
+				    rp_op_name(s->op));
 	if (s->qp == RP_QP_UC && !(RP_QP_UC_OPS & (1u << s->op)))
 		return rp_spec_errf(err, errlen,
 				    "qp uc has no %s: write, write_imm, send",
@@ -448,6 +451,7 @@ const struct rp_field rp_spec_fields[] = {
 	  .en = &rp_spec_mem_enum },
 	{ SPEC_AS("qp", qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_qp_enum },
+	{ SPEC_AS("tagged", tagged, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

@@ -87,6 +87,8 @@ struct rp_spec {
 	/* --qp: the rdma transport's queue pair type (UC: write, write_imm
 	 * and send, no acknowledgements) */
 	enum rp_qp qp;
+	/* --tagged (ofi): sends are tagged messages (fi_tsend, fi_trecv) */
+	bool tagged;
 };
 
 /*

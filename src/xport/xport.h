@@ -253,6 +253,8 @@ struct rp_xport_ops {
 	/** It can run --qp uc (unreliable connected queue pairs); a client
 	 *  refuses --qp uc with any transport that cannot. */
 	bool qp_uc;
+	/** It can send tagged messages, --tagged (ofi: fi_tsend). */
+	bool tagged;
 	/** Optional: the bytes one of its streams takes beyond its message
 	 *  buffers, allocated by a library it runs on (ofi_rxm's bounce
 	 *  buffers), which a server's --max-memory counts with them; NULL:

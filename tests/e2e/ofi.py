@@ -23,7 +23,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2elib import (QUICK, Server, check, client, client_json,  # noqa: E402
-                    log, main, run)
+                    log, main, run, usage_error)
 
 OPS = ["write", "read", "send", "write_imm", "fetch_add", "cmp_swap"]
 PROVIDERS = {"tcp": "tcp;ofi_rxm", "shm": "shm"}
@@ -189,6 +189,41 @@ def test_refused(binary):
               "-x all ran %r" % got)
 
 
+def test_tagged(binary):
+    """--tagged: sends as tagged messages on both providers, depths 1 and
+    16 and two streams both ways under --wait event (tcp), verified, every
+    message counted by the server; the document says tagged; refused with
+    a transport that has none and with an op that is not a send."""
+    with Server(binary) as srv:
+        for prov in PROVIDERS:
+            for depth in (1, 16):
+                doc = client_json(binary, srv.port, [
+                    "-x", "ofi:" + prov, "-o", "send", "--tagged", "-S",
+                    "4K", "-q", str(depth), "-C", "1000", "--verify"] + QUICK)
+                r = doc["results"][0]
+                what = "%s tagged q%d" % (prov, depth)
+                check_point(r, what, 1000)
+                check(r.get("tagged") is True and
+                      doc["config"].get("tagged") is True and
+                      r["cpu"]["server"]["messages"] == 1000,
+                      "%s: tagged %r, server %r" %
+                      (what, r.get("tagged"), r["cpu"]["server"]))
+        doc = client_json(binary, srv.port, [
+            "-x", "ofi:tcp", "-o", "send", "--tagged", "-S", "64", "-q",
+            "8", "-C", "500", "-P", "2", "-T", "2", "--bidir", "--wait",
+            "event", "--verify"] + QUICK)
+        check_point(doc["results"][0], "tagged -P 2 --bidir --wait event")
+        doc = client_json(binary, srv.port, ["-x", "ofi:tcp", "-o", "send",
+                                             "-S", "64", "-C", "100"] +
+                          QUICK)
+        check("tagged" not in doc["results"][0], "untagged says tagged")
+    usage_error(binary, ["-c", "-a", "127.0.0.1", "-x", "tcp", "--tagged",
+                         "-o", "send"], "--tagged: tcp has no tagged")
+    usage_error(binary, ["-c", "-a", "127.0.0.1", "-x", "ofi:tcp",
+                         "--tagged", "-o", "write"],
+                "--tagged: tagged messages are sends, not write")
+
+
 def test_memory_budget(binary):
     """--max-memory counts what libfabric takes for each endpoint (ofi_rxm's
     bounce buffers, about 80 MB an endpoint on tcp), not the buffers alone:
@@ -225,4 +260,5 @@ if __name__ == "__main__":
         ("rate_intervals_plot", test_rate_intervals_plot),
         ("refused", test_refused),
         ("memory_budget", test_memory_budget),
+        ("tagged", test_tagged),
     ])

@@ -540,6 +540,7 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->tos, b->tos);
 	assert_int_equal(a->mem, b->mem);
 	assert_int_equal(a->qp, b->qp);
+	assert_int_equal(a->tagged, b->tagged);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -688,6 +689,11 @@ static void test_spec_qp(void **state)
 			     0);
 	assert_non_null(strstr(err, "qp uc has no read"));
 	cJSON_ReplaceItemInObject(obj, "op", cJSON_CreateString("write"));
+	cJSON_AddBoolToObject(obj, "tagged", 1);
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "tagged is for send, not write"));
+	cJSON_DeleteItemFromObject(obj, "tagged");
 	cJSON_ReplaceItemInObject(obj, "qp", cJSON_CreateString("ud"));
 	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
 			     0);

@@ -2,7 +2,8 @@
 """
 -x ofi:verbs in the guest (libfabric's verbs provider, under ofi_rxm, on
 Soft-RoCE), a part of the transports group (guest_tests.py): every op with
---verify, two streams over two threads both ways, --wait event; each
+--verify, send as tagged messages, two streams over two threads both
+ways, --wait event; each
 result names the provider, rxe0 and the FI_UNIVERSE_SIZE rdmaperf set.
 Before rdmaperf set FI_UNIVERSE_SIZE, every endpoint failed fi_enable here
 (libfabric's default universe of 256 sized ofi_rxm's completion queue
@@ -72,8 +73,18 @@ def ofi_cases(binary, client_json, check_result, quick):
         log("  ofi:verbs send 64 B --wait event: unloaded p50 %.1f us" %
             r["latency_unloaded"]["p50"])
 
+    def tagged(b, s):
+        doc = client_json(b, s.port, ["-x", "ofi:verbs", "-o", "send",
+                                      "--tagged", "-S", "4096", "-q", "8",
+                                      "-C", "300", "--verify"] + quick)
+        r = doc["results"][0]
+        check_result(r, "ofi:verbs", "send", 4096, 8, 300, True)
+        check(r.get("tagged") is True, "tagged %r" % r.get("tagged"))
+        facts(r, "send --tagged")
+
     tests = [("ofi:verbs %s --verify" % op,
               lambda b, s, o=op: op_case(b, s, o)) for op in OPS]
+    tests.append(("ofi:verbs send --tagged --verify", tagged))
     tests.append(("ofi:verbs -P 2 -T 2 --bidir", streams_bidir))
     tests.append(("ofi:verbs --wait event", event))
     return tests

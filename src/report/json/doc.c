@@ -143,6 +143,8 @@ const struct rp_field rp_report_config_fields[] = {
 	  .en = &rp_spec_mem_enum },
 	{ DOC_AS(rp_test, "qp", spec.qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_qp_enum },
+	{ DOC_AS(rp_test, "tagged", spec.tagged, RP_FIELD_BOOL,
+		 RP_FIELD_SPARSE) },
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -205,6 +207,8 @@ const struct rp_field rp_report_point_fields[] = {
 	  .en = &rp_spec_mem_enum },
 	{ DOC_AS(rp_result, "qp", spec.qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_qp_enum },
+	{ DOC_AS(rp_result, "tagged", spec.tagged, RP_FIELD_BOOL,
+		 RP_FIELD_SPARSE) },
 	{ HOOK("ok", ok_json) },
 };
 

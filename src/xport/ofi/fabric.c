@@ -164,10 +164,21 @@ static int ofi_why_none(const char *prov, const struct ofi_opts *o,
 }
 
 int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
-		enum rp_wait wait, struct fi_info **out, struct rp_err *why)
+		enum rp_wait wait, bool tagged, struct fi_info **out,
+		struct rp_err *why)
 {
 	struct fi_info *info = NULL;
-	int ret = ofi_query(prov, o->domain, ofi_ops[op].caps, &info);
+	int ret = ofi_query(prov, o->domain,
+			    ofi_ops[op].caps | (tagged ? FI_TAGGED : 0), &info);
+
+	if (ret == -FI_ENODATA && tagged &&
+	    !ofi_query(prov, o->domain, ofi_ops[op].caps, &info)) {
+		fi_freeinfo(info);
+		return rp_errf(why, -EOPNOTSUPP,
+			       "provider %s has no tagged messages (FI_TAGGED) "
+			       "for --tagged",
+			       prov);
+	}
 
 	if (ret == -FI_ENODATA)
 		return ofi_why_none(prov, o, op, why);
@@ -223,10 +234,10 @@ static int ofi_can_wait(struct fi_info *info, struct rp_err *why)
 }
 
 int ofi_check(const char *prov, const struct ofi_opts *o, enum rp_op op,
-	      enum rp_wait wait, struct rp_err *why)
+	      enum rp_wait wait, bool tagged, struct rp_err *why)
 {
 	struct fi_info *info = NULL;
-	int ret = ofi_getinfo(prov, o, op, wait, &info, why);
+	int ret = ofi_getinfo(prov, o, op, wait, tagged, &info, why);
 
 	if (ret)
 		return ret;

@@ -40,7 +40,8 @@ static int ofi_preflight(const struct rp_xport_ops *self,
 	if (!prov &&
 	    ofi_default_provider(&o, spec->op, name, sizeof(name), why))
 		return -EOPNOTSUPP;
-	return ofi_check(prov ? prov : name, &o, spec->op, spec->wait, why)
+	return ofi_check(prov ? prov : name, &o, spec->op, spec->wait,
+			 spec->tagged, why)
 		       ? -EOPNOTSUPP
 		       : 0;
 }
@@ -86,6 +87,7 @@ static const struct rp_xport_ops ofi_xport_ops = {
 	.variant = "PROVIDER",	    /* -x ofi:tcp */
 	.mem_kinds = RP_MEM_MAPPED, /* setup.c */
 	.stream_memory = ofi_stream_memory,
+	.tagged = true, /* setup.c: ofi_msg_* */
 	.probe = ofi_probe,
 	.preflight = ofi_preflight,
 	.listen = ofi_listen,

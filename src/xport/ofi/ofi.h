@@ -40,11 +40,12 @@
  *
  * What differs per operation is one entry of ofi_ops[] (ops.c). Files:
  * caps.c (names, the capabilities each op needs, what a provider grants;
- * pure), errors.c (reasons), fabric.c (fi_getinfo, opening and closing a
- * fabric and domain), setup.c (a stream's endpoint, CQ, buffer and MR),
- * stream.c (the ops that make streams and swap names), post.c (the
- * initiator), serve.c (the responder), ops.c (the per-operation table),
- * ofi.c (the ops table), params.c (--ofi-domain, built everywhere).
+ * pure), errors.c (reasons), msg.c (a message, tagged or not), fabric.c
+ * (fi_getinfo, opening and closing a fabric and domain), setup.c (a
+ * stream's endpoint, CQ, buffer and MR), stream.c (the ops that make
+ * streams and swap names), post.c (the initiator), serve.c (the
+ * responder), ops.c (the per-operation table), ofi.c (the ops table),
+ * params.c (--ofi-domain, built everywhere).
  */
 #ifndef RP_XPORT_OFI_OFI_H
 #define RP_XPORT_OFI_OFI_H
@@ -59,22 +60,24 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
 #include <rdma/fi_rma.h>
+#include <rdma/fi_tagged.h>
 
 #include "platform/mem.h"
 #include "xport/ofi/params.h"
 #include "xport/xport.h"
 
 #define OFI_API		FI_VERSION(1, 9)
-#define OFI_RECV_MARGIN 16  /* a send responder's receives beyond depth */
-#define OFI_BATCH	16  /* completions per fi_cq_read */
-#define OFI_ECHOES	4   /* a responder's echoes in flight, at most */
-#define OFI_ATOM_SLOT	32  /* atomics: result, operand, compare */
-#define OFI_SPIN_CHECK	64  /* empty turns between looks at stop */
-#define OFI_EVENT_MS	5   /* --wait event responder: sleep slices */
-#define OFI_ADDR_MAX	256 /* fi_getname's bytes, at most */
-#define OFI_LATE_LAPS	8   /* write_imm: later laps a slot may hold */
-#define OFI_NAME_MAX	64  /* a provider's name */
-#define OFI_UNIVERSE	16  /* FI_UNIVERSE_SIZE unless set: fabric.c */
+#define OFI_RECV_MARGIN 16     /* a send responder's receives beyond depth */
+#define OFI_BATCH	16     /* completions per fi_cq_read */
+#define OFI_ECHOES	4      /* a responder's echoes in flight, at most */
+#define OFI_ATOM_SLOT	32     /* atomics: result, operand, compare */
+#define OFI_SPIN_CHECK	64     /* empty turns between looks at stop */
+#define OFI_EVENT_MS	5      /* --wait event responder: sleep slices */
+#define OFI_ADDR_MAX	256    /* fi_getname's bytes, at most */
+#define OFI_LATE_LAPS	8      /* write_imm: later laps a slot may hold */
+#define OFI_NAME_MAX	64     /* a provider's name */
+#define OFI_UNIVERSE	16     /* FI_UNIVERSE_SIZE unless set: fabric.c */
+#define OFI_TAG		0x7270 /* --tagged: every message's tag ("rp") */
 
 struct ofi_stream;
 
@@ -181,19 +184,25 @@ int ofi_cq_error(struct ofi_stream *s);
 int ofi_fi_getinfo(struct fi_info *hints, struct fi_info **out);
 const char *ofi_universe(void);
 int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
-		enum rp_wait wait, struct fi_info **out, struct rp_err *why);
+		enum rp_wait wait, bool tagged, struct fi_info **out,
+		struct rp_err *why);
 int ofi_default_provider(const struct ofi_opts *o, enum rp_op op, char *buf,
 			 size_t len, struct rp_err *why);
 int ofi_fabric_open(struct ofi_fabric *f, struct fi_info *info,
 		    struct rp_err *why);
 void ofi_fabric_close(struct ofi_fabric *f);
 int ofi_check(const char *prov, const struct ofi_opts *o, enum rp_op op,
-	      enum rp_wait wait, struct rp_err *why);
+	      enum rp_wait wait, bool tagged, struct rp_err *why);
 
 /* setup.c: a stream's endpoint and memory. */
 int ofi_stream_open(struct ofi_stream *s, const char *prov);
 void ofi_stream_close(struct ofi_stream *s);
 int ofi_post_recv(struct ofi_stream *s, uint32_t slot);
+
+/* msg.c: a message, tagged under --tagged. */
+ssize_t ofi_msg_send(struct ofi_stream *s, void *buf, size_t len, void *ctx);
+ssize_t ofi_msg_inject(struct ofi_stream *s, void *buf, size_t len);
+ssize_t ofi_msg_recv(struct ofi_stream *s, void *buf, size_t len, void *ctx);
 int ofi_info_facts(const struct ofi_stream *s, cJSON *info);
 
 /* post.c: the initiator. */

@@ -61,7 +61,7 @@ int ofi_inject_write(struct ofi_stream *s, uint32_t slot, uint64_t seq)
 int ofi_inject_send(struct ofi_stream *s, uint32_t slot, uint64_t seq)
 {
 	(void)seq;
-	return (int)fi_inject(s->ep, slot_at(s, slot), s->size, s->peer);
+	return (int)ofi_msg_inject(s, slot_at(s, slot), s->size);
 }
 
 int ofi_inject_write_imm(struct ofi_stream *s, uint32_t slot, uint64_t seq)
@@ -84,8 +84,7 @@ int ofi_post_send(struct ofi_stream *s, uint32_t slot, uint64_t seq)
 {
 	if (s->base.spec.verify)
 		rp_payload_fill(slot_at(s, slot), s->size, seq);
-	return (int)fi_send(s->ep, slot_at(s, slot), s->size, s->desc, s->peer,
-			    &s->ctx[slot]);
+	return (int)ofi_msg_send(s, slot_at(s, slot), s->size, &s->ctx[slot]);
 }
 
 int ofi_post_write_imm(struct ofi_stream *s, uint32_t slot, uint64_t seq)
@@ -314,8 +313,8 @@ static int ofi_post_echo_recv(struct ofi_stream *s)
 	ssize_t ret;
 
 	do
-		ret = fi_recv(s->ep, slot_at(s, 1), s->slot_bytes, s->desc,
-			      FI_ADDR_UNSPEC, &s->ctx[s->nslots]);
+		ret = ofi_msg_recv(s, slot_at(s, 1), s->slot_bytes,
+				   &s->ctx[s->nslots]);
 	while (ret == -FI_EAGAIN && fi_cq_read(s->cq, NULL, 0) <= 0);
 	return ret ? ofi_fail(s, "fi_recv", ret) : 0;
 }

@@ -40,7 +40,7 @@ static int ofi_echo_inject(struct ofi_stream *s, uint32_t slot, size_t len,
 
 	do {
 		if (s->op->receives)
-			ret = fi_inject(s->ep, slot_at(s, slot), len, s->peer);
+			ret = ofi_msg_inject(s, slot_at(s, slot), len);
 		else if (s->op->cq_data || s->wait_fd >= 0)
 			ret = fi_inject_writedata(s->ep, slot_at(s, slot), len,
 						  data, s->peer, to,
@@ -67,8 +67,7 @@ static int ofi_echo(struct ofi_stream *s, uint32_t slot, size_t len,
 		return ofi_echo_inject(s, slot, len, data);
 	do {
 		if (s->op->receives)
-			ret = fi_send(s->ep, slot_at(s, slot), len, s->desc,
-				      s->peer, ctx);
+			ret = ofi_msg_send(s, slot_at(s, slot), len, ctx);
 		else if (s->op->cq_data || s->wait_fd >= 0)
 			ret = fi_writedata(s->ep, slot_at(s, slot), len,
 					   s->desc, data, s->peer, to,

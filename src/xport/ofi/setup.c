@@ -120,9 +120,8 @@ int ofi_post_recv(struct ofi_stream *s, uint32_t slot)
 	ssize_t ret;
 
 	do
-		ret = fi_recv(s->ep, s->buf + (size_t)slot * s->slot_bytes,
-			      s->slot_bytes, s->desc, FI_ADDR_UNSPEC,
-			      &s->ctx[slot]);
+		ret = ofi_msg_recv(s, s->buf + (size_t)slot * s->slot_bytes,
+				   s->slot_bytes, &s->ctx[slot]);
 	while (ret == -FI_EAGAIN && fi_cq_read(s->cq, NULL, 0) <= 0);
 	return ret ? ofi_fail(s, "fi_recv", ret) : 0;
 }
@@ -134,7 +133,7 @@ int ofi_stream_open(struct ofi_stream *s, const char *prov)
 	int ret;
 
 	ret = ofi_getinfo(prov, &s->opts, s->base.spec.op, s->base.spec.wait,
-			  &info, &s->base.err);
+			  s->base.spec.tagged, &info, &s->base.err);
 	if (!ret)
 		ret = ofi_fabric_open(&s->fab, info, &s->base.err);
 	if (!ret) {

@@ -38,8 +38,8 @@ int ofi_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		return rp_errf(why, -ENOMEM, "out of memory");
 	ofi_opts_init(&l->opts, p);
 	if (prov) {
-		ret = ofi_getinfo(prov, &l->opts, spec->op, spec->wait, &info,
-				  why);
+		ret = ofi_getinfo(prov, &l->opts, spec->op, spec->wait,
+				  spec->tagged, &info, why);
 		if (!ret) {
 			snprintf(l->provider, sizeof(l->provider), "%s",
 				 info->fabric_attr->prov_name);
