@@ -80,7 +80,7 @@ static int take_memory(struct session *s, char *why, size_t len)
 	do {
 		if (used + need > max) {
 			snprintf(why, len,
-				 "this test's %s of buffers and the %s of the "
+				 "this test's %s of memory and the %s of the "
 				 "tests running are over this server's "
 				 "--max-memory %s; try again later",
 				 rp_limits_size(need, a, sizeof(a)),
