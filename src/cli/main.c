@@ -16,6 +16,7 @@
 #include "cli/live.h"
 #include "cli/monitor.h"
 #include "cli/options.h"
+#include "cli/all.h"
 #include "cli/output.h"
 #include "cluster/matrix.h"
 #include "platform/clock.h"
@@ -82,36 +83,6 @@ static int serve(const struct rp_config *cfg)
 	err = rp_server_serve(srv, cfg->once, &interrupted);
 	rp_server_close(srv);
 	return err ? 1 : 0;
-}
-
-/* -x all: every built-in network transport whose probe passes on this
- * host, that can do the operation and, if asked, mark its traffic with
- * --tos and map --mem's memory (a file needs its path, ofi the provider
- * it is to use). Return: -ENOENT when none is left. */
-static int expand_all(struct rp_config *cfg)
-{
-	const struct rp_xport_ops *ops;
-	struct rp_err why;
-	size_t i;
-
-	if (cfg->test.n_transports != 1 ||
-	    strcmp(cfg->test.transports[0], "all"))
-		return 0;
-	cfg->test.n_transports = 0;
-	for (i = 0; i < rp_xport_count(); i++) {
-		ops = rp_xport_at(i);
-		if (!ops->local && !ops->variant &&
-		    ops->probe(ops, &why) == 0 &&
-		    rp_xport_check_op(ops, cfg->test.spec.op, NULL) == 0 &&
-		    (!cfg->test.spec.tos || ops->tos) &&
-		    (cfg->test.spec.qp == RP_QP_RC || ops->qp_uc) &&
-		    (!cfg->test.spec.tagged || ops->tagged) &&
-		    (cfg->test.spec.mem == RP_MEM_HOST ||
-		     ops->mem_kinds & RP_MEM_BIT(cfg->test.spec.mem)))
-			snprintf(cfg->test.transports[cfg->test.n_transports++],
-				 RP_SPEC_NAME_LEN, "%s", ops->name);
-	}
-	return cfg->test.n_transports ? 0 : -ENOENT;
 }
 
 /* The document on stdout, JSON modes only, when there are no results to
@@ -550,17 +521,7 @@ static int run_mode(struct rp_config *cfg)
 	if (cfg->mode == RP_MODE_SERVER)
 		return serve(cfg);
 	cfg->progress = !cfg->quiet && isatty(STDERR_FILENO);
-	if (expand_all(cfg)) {
-		snprintf(err, sizeof(err),
-			 "-x all: no transport on this host can do %s%s%s%s%s",
-			 rp_op_name(cfg->test.spec.op),
-			 cfg->test.spec.tagged ? " tagged" : "",
-			 cfg->test.spec.qp != RP_QP_RC ? " on UC queue pairs"
-						       : "",
-			 cfg->test.spec.tos ? " marked with --tos" : "",
-			 cfg->test.spec.mem != RP_MEM_HOST
-				 ? " in --mem's memory"
-				 : "");
+	if (rp_cli_expand_all(cfg, err, sizeof(err))) {
 		fprintf(stderr, "rdmaperf: %s\n", err);
 		json_error(cfg, "transport", err);
 		return 1;
