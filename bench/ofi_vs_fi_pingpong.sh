@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # rdmaperf -x ofi:PROVIDER against libfabric's own fi_pingpong on the same
-# provider (reliable-datagram endpoints: fi_pingpong -e rdm), on loopback,
-# interleaved round by round (which goes first alternates), with the paired
-# ratios of bench/paired.py.
+# provider and endpoint type (rdmaperf --ep-type T, fi_pingpong -e T: rdm,
+# and msg where the provider has it, tcp's), on loopback, interleaved round
+# by round (which goes first alternates), with the paired ratios of
+# bench/paired.py.
 #
 # What each figure is (read from fi_pingpong's source, util/pingpong.c,
 # and its man page):
@@ -27,7 +28,8 @@
 #   with no ratio.
 #
 # Usage: bench/ofi_vs_fi_pingpong.sh [RDMAPERF] [ITERS] [ROUNDS]
-#   env: PROVIDERS ("tcp shm"), RP_BENCH_PIN (1: servers on CPU 1, clients
+#   env: PROVIDERS ("tcp shm"), EPS ("rdm msg": a provider without msg
+#   endpoints, shm, runs rdm alone), RP_BENCH_PIN (1: servers on CPU 1, clients
 #   on CPU 0)
 set -euo pipefail
 
@@ -39,6 +41,7 @@ RP=${1:-build/rdmaperf}
 ITERS=${2:-20000}
 ROUNDS=${3:-5}
 PROVIDERS=${PROVIDERS:-tcp shm}
+EPS=${EPS:-rdm msg}
 HOST=127.0.0.1
 
 bench_need "$RP" fi_pingpong python3
@@ -59,42 +62,48 @@ trap cleanup EXIT
 pids+=($!)
 bench_listening "$PORT_RP" || { echo "bench: no rdmaperf server" >&2; exit 1; }
 
-rp_lat() { # rp_lat PROV SIZE: rdmaperf's latency JSON into a file
+rp_lat() { # rp_lat PROV EP SIZE: rdmaperf's latency JSON into a file
 	"${PIN_CLI[@]}" "$RP" -c -a "$HOST" -p "$PORT_RP" -x "ofi:$1" \
-		-o send -S "$2" -q 1 --lat-iterations "$ITERS" \
-		--no-bandwidth --json >"$tmp/rp.$1.$2" 2>/dev/null || true
+		--ep-type "$2" -o send -S "$3" -q 1 --lat-iterations "$ITERS" \
+		--no-bandwidth --json >"$tmp/rp.$1.$2.$3" 2>/dev/null || true
 }
-pp_lat() { # pp_lat PROV SIZE: fi_pingpong's usec/xfer, or nan
+pp_lat() { # pp_lat PROV EP SIZE: fi_pingpong's usec/xfer, or nan
 	local srv out
-	"${PIN_SRV[@]}" fi_pingpong -p "$1" -e rdm -I "$ITERS" -S "$2" \
+	"${PIN_SRV[@]}" fi_pingpong -p "$1" -e "$2" -I "$ITERS" -S "$3" \
 		-B "$PORT_PP" >/dev/null 2>&1 &
 	srv=$!
 	bench_listening "$PORT_PP" "$srv" || { echo nan; return; }
-	out=$("${PIN_CLI[@]}" timeout 120 fi_pingpong -p "$1" -e rdm \
-		-I "$ITERS" -S "$2" -P "$PORT_PP" "$HOST" 2>/dev/null) || true
+	out=$("${PIN_CLI[@]}" timeout 120 fi_pingpong -p "$1" -e "$2" \
+		-I "$ITERS" -S "$3" -P "$PORT_PP" "$HOST" 2>/dev/null) || true
 	wait "$srv" 2>/dev/null || true
 	awk 'NR == 2 { print $7; f = 1 } END { if (!f) print "nan" }' \
 		<<<"$out"
 }
 
 rows=$tmp/rows
+has_ep() { # has_ep PROV EP: does libfabric offer PROV's EP endpoints?
+	fi_info -p "$1" -t "FI_EP_${2^^}" >/dev/null 2>&1
+}
 echo "== ofi on loopback: send ping-pong, $ITERS iterations, $ROUNDS" \
-	"rounds; providers: $PROVIDERS; $PIN_DESC"
+	"rounds; providers: $PROVIDERS; endpoints: $EPS; $PIN_DESC"
 for r in $(seq 1 "$ROUNDS"); do
 	for prov in $PROVIDERS; do
-		for size in 8 65536; do
-			if [ $((r % 2)) = 1 ]; then
-				rp_lat "$prov" "$size"
-				pp=$(pp_lat "$prov" "$size")
-			else
-				pp=$(pp_lat "$prov" "$size")
-				rp_lat "$prov" "$size"
-			fi
-			f=$tmp/rp.$prov.$size
-			printf 'ofi:%s %s B mean us rtt/2\t%s\t%s\n' "$prov" \
-				"$size" \
-				"$(jget "$(jq_unloaded mean)" <"$f")" "$pp" \
-				>>"$rows"
+		for ep in $EPS; do
+			has_ep "$prov" "$ep" || continue
+			for size in 8 65536; do
+				if [ $((r % 2)) = 1 ]; then
+					rp_lat "$prov" "$ep" "$size"
+					pp=$(pp_lat "$prov" "$ep" "$size")
+				else
+					pp=$(pp_lat "$prov" "$ep" "$size")
+					rp_lat "$prov" "$ep" "$size"
+				fi
+				f=$tmp/rp.$prov.$ep.$size
+				printf 'ofi:%s %s %s B mean us rtt/2\t%s\t%s\n' \
+					"$prov" "$ep" "$size" \
+					"$(jget "$(jq_unloaded mean)" <"$f")" \
+					"$pp" >>"$rows"
+			done
 		done
 	done
 done
@@ -107,10 +116,15 @@ bench_medians "$rows"
 echo "== rdmaperf alone (no peer tool: see the header): 8 B p50 half round" \
 	"trip, 64 KiB write throughput at depth 16"
 for prov in $PROVIDERS; do
-	p50=$(jget "$(jq_unloaded p50)" <"$tmp/rp.$prov.8")
-	"${PIN_CLI[@]}" "$RP" -c -a "$HOST" -p "$PORT_RP" -x "ofi:$prov" \
-		-o write -S 64K -q 16 -t 3 --no-latency --json \
-		>"$tmp/bw.$prov" 2>/dev/null || true
-	printf '%-34s p50 %s us; 64 KiB write %s Gb/s\n' "ofi:$prov" "$p50" \
-		"$(jget "$JQ_GBPS" <"$tmp/bw.$prov")"
+	for ep in $EPS; do
+		has_ep "$prov" "$ep" || continue
+		p50=$(jget "$(jq_unloaded p50)" <"$tmp/rp.$prov.$ep.8")
+		"${PIN_CLI[@]}" "$RP" -c -a "$HOST" -p "$PORT_RP" \
+			-x "ofi:$prov" --ep-type "$ep" -o write -S 64K -q 16 \
+			-t 3 --no-latency --json >"$tmp/bw.$prov.$ep" \
+			2>/dev/null || true
+		printf '%-34s p50 %s us; 64 KiB write %.2f Gb/s\n' \
+			"ofi:$prov $ep" "$p50" \
+			"$(jget "$JQ_GBPS" <"$tmp/bw.$prov.$ep")"
+	done
 done

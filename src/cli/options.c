@@ -202,7 +202,8 @@ enum {
 	O_TOS,
 	O_MEM,
 	O_QP,
-	O_TAGGED
+	O_TAGGED,
+	O_EP_TYPE
 };
 
 static const struct opt opts[] = {
@@ -265,6 +266,9 @@ static const struct opt opts[] = {
 	  "rc" },
 	{ "tagged", O_TAGGED, 0, rp_cli_o_tagged, NULL,
 	  "ofi: send as tagged messages (fi_tsend, fi_trecv)" },
+	{ "ep-type", O_EP_TYPE, 1, rp_cli_o_ep_type, "TYPE",
+	  "ofi: endpoint type, msg, rdm or auto (msg where the provider's "
+	  "can); default auto" },
 	{ "tos", O_TOS, 1, rp_cli_o_tos, "TOS",
 	  "tcp, rdma: mark the data traffic with TOS (0x88, 136, af41)" },
 	{ "tclass", O_TOS, 1, rp_cli_o_tos, "TOS",

@@ -189,6 +189,26 @@ static bool has_tagged(const struct rp_xport_ops *x)
 	return x->tagged;
 }
 
+static bool has_ep_types(const struct rp_xport_ops *x)
+{
+	return x->ep_types;
+}
+
+/* --ep-type: transports with a choice of endpoint (ofi). */
+static int check_ep_type(struct parse *p)
+{
+	char name[RP_SPEC_NAME_LEN + 16];
+
+	if (p->cfg->test.spec.ep_type != RP_EP_AUTO &&
+	    lacking(p, has_ep_types, name, sizeof(name)))
+		return rp_cli_bad(p,
+				  "--ep-type %s: %s has no libfabric "
+				  "endpoints; ofi has",
+				  rp_ep_type_name(p->cfg->test.spec.ep_type),
+				  name);
+	return 0;
+}
+
 /* --tos: transports that mark their traffic (tcp, rdma). */
 static int check_tos(struct parse *p)
 {
@@ -304,7 +324,7 @@ static int finish_spec(struct parse *p)
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
-	    check_mem(p) || check_qp(p) || check_tagged(p))
+	    check_mem(p) || check_qp(p) || check_tagged(p) || check_ep_type(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

@@ -177,6 +177,17 @@ int rp_cli_o_tagged(struct parse *p, const char *arg)
 	return 0;
 }
 
+int rp_cli_o_ep_type(struct parse *p, const char *arg)
+{
+	int t;
+
+	if (rp_spec_ep_type_enum.parse(arg, &t))
+		return rp_cli_bad(p, "--ep-type: %s: one of msg, rdm, auto",
+				  arg);
+	p->cfg->test.spec.ep_type = (enum rp_ep_type)t;
+	return 0;
+}
+
 int rp_cli_o_qp(struct parse *p, const char *arg)
 {
 	if (!strcmp(arg, "ud") || !strcmp(arg, "xrc") || !strcmp(arg, "dc"))

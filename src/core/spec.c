@@ -216,7 +216,9 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	    check_count("mem", (uint64_t)s->mem, 0, RP_MEM__COUNT - 1, "", err,
 			errlen) ||
 	    check_count("qp", (uint64_t)s->qp, 0, RP_QP__COUNT - 1, "", err,
-			errlen))
+			errlen) ||
+	    check_count("ep_type", (uint64_t)s->ep_type, 0, RP_EP__COUNT - 1,
+			"", err, errlen))
 		return -EINVAL;
 	if (s->tagged && s->op != RP_OP_SEND)
 		return rp_spec_errf(err, errlen, "tagged is for send, not %s",
@@ -301,6 +303,8 @@ static const char *const wait_names[RP_WAIT__COUNT] = {
 
 static const char *const qp_names[RP_QP__COUNT] = { "rc", "uc" };
 
+static const char *const ep_type_names[RP_EP__COUNT] = { "auto", "msg", "rdm" };
+
 /* The index of @s in @names (@n of them), or -1. */
 static int name_index(const char *const *names, int n, const char *s)
 {
@@ -327,6 +331,11 @@ int rp_qp_parse(const char *s, enum rp_qp *out)
 	return 0;
 }
 
+const char *rp_ep_type_name(enum rp_ep_type t)
+{
+	return (unsigned int)t < RP_EP__COUNT ? ep_type_names[t] : "unknown";
+}
+
 const char *rp_wait_name(enum rp_wait w)
 {
 	return (unsigned int)w < RP_WAIT__COUNT ? wait_names[w] : "unknown";
@@ -350,7 +359,8 @@ bool rp_op_is_atomic(enum rp_op op)
 /* ---- the spec's members ------------------------------------------------- */
 
 _Static_assert(sizeof(enum rp_op) == sizeof(int) &&
-		       sizeof(enum rp_wait) == sizeof(int),
+		       sizeof(enum rp_wait) == sizeof(int) &&
+		       sizeof(enum rp_ep_type) == sizeof(int),
 	       "RP_FIELD_ENUM stores an enum through an int");
 
 static const char *op_name(int v)
@@ -399,6 +409,24 @@ static int qp_parse(const char *s, int *out)
 
 const struct rp_field_enum rp_spec_qp_enum = { RP_QP__COUNT, qp_name,
 					       qp_parse };
+
+static const char *ep_type_name(int v)
+{
+	return rp_ep_type_name((enum rp_ep_type)v);
+}
+
+static int ep_type_parse(const char *s, int *out)
+{
+	int i = name_index(ep_type_names, RP_EP__COUNT, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = i;
+	return 0;
+}
+
+const struct rp_field_enum rp_spec_ep_type_enum = { RP_EP__COUNT, ep_type_name,
+						    ep_type_parse };
 const struct rp_field_enum rp_spec_mem_enum = { RP_MEM__COUNT, rp_mem_kind_name,
 						mem_parse };
 
@@ -452,6 +480,8 @@ const struct rp_field rp_spec_fields[] = {
 	{ SPEC_AS("qp", qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_qp_enum },
 	{ SPEC_AS("tagged", tagged, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
+	{ SPEC_AS("ep_type", ep_type, RP_FIELD_ENUM, RP_FIELD_SPARSE),
+	  .en = &rp_spec_ep_type_enum },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

@@ -44,6 +44,10 @@ enum rp_wait { RP_WAIT_BUSY, RP_WAIT_EVENT, RP_WAIT__COUNT };
  * unreliable connected. The rdma transport alone has a choice. */
 enum rp_qp { RP_QP_RC, RP_QP_UC, RP_QP__COUNT };
 
+/* The libfabric endpoint type (--ep-type, ofi): auto lets the server pick
+ * (FI_EP_MSG where the provider's grants the test, else FI_EP_RDM). */
+enum rp_ep_type { RP_EP_AUTO, RP_EP_MSG, RP_EP_RDM, RP_EP__COUNT };
+
 struct rp_spec {
 	char transport[RP_SPEC_NAME_LEN]; /* "tcp", "rdma", "rsocket" */
 	enum rp_op op;
@@ -89,6 +93,8 @@ struct rp_spec {
 	enum rp_qp qp;
 	/* --tagged (ofi): sends are tagged messages (fi_tsend, fi_trecv) */
 	bool tagged;
+	/* --ep-type (ofi): the endpoint type asked for */
+	enum rp_ep_type ep_type;
 };
 
 /*
@@ -103,6 +109,7 @@ extern const struct rp_field_enum rp_spec_op_enum;
 extern const struct rp_field_enum rp_spec_wait_enum;
 extern const struct rp_field_enum rp_spec_mem_enum;
 extern const struct rp_field_enum rp_spec_qp_enum;
+extern const struct rp_field_enum rp_spec_ep_type_enum;
 
 /** rp_spec_signal - operations per signaled completion at the spec's
  *  current depth: signal, at least 1, at most queue_depth (a window of
@@ -161,6 +168,9 @@ const char *rp_qp_name(enum rp_qp q);
 
 /** rp_qp_parse - inverse of rp_qp_name. Return: 0 or -EINVAL. */
 int rp_qp_parse(const char *s, enum rp_qp *out);
+
+/** rp_ep_type_name - "auto", "msg", "rdm"; "unknown" when out of range. */
+const char *rp_ep_type_name(enum rp_ep_type t);
 
 /** rp_wait_name - "busy", "event"; "unknown" when out of range. */
 const char *rp_wait_name(enum rp_wait w);

@@ -255,6 +255,8 @@ struct rp_xport_ops {
 	bool qp_uc;
 	/** It can send tagged messages, --tagged (ofi: fi_tsend). */
 	bool tagged;
+	/** It has a choice of endpoint type, --ep-type (ofi). */
+	bool ep_types;
 	/** Optional: the bytes one of its streams takes beyond its message
 	 *  buffers, allocated by a library it runs on (ofi_rxm's bounce
 	 *  buffers), which a server's --max-memory counts with them; NULL:

@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: MIT
 """
 End to end: the ofi transport (libfabric) on loopback, with the providers
-this host has: ofi:tcp (tcp;ofi_rxm, a reliable-datagram endpoint over
-TCP) and ofi:shm (shared memory). Every operation each grants, with
---verify at depths 1 and 16 (one sweep each); the result naming the
-provider, its version, the endpoint type, fabric, domain and mr_mode in
-JSON and text; a size sweep, -P 4 -T 2, --bidir, --wait event, --rate, -i
-intervals with a plot; what is refused before anything runs (exit 2, one
-line): an absent provider (listing those libfabric finds), a domain the
-provider lacks, --wait event where the provider's CQ has no FD to wait on.
+this host has: ofi:tcp on both endpoint types (tcp's own connected
+FI_EP_MSG, and tcp;ofi_rxm's reliable datagrams, FI_EP_RDM) and ofi:shm
+(shared memory, FI_EP_RDM). Every operation each grants, with --verify at
+depths 1 and 16 (one sweep each); --ep-type auto's choice per operation;
+the result naming the provider, its version, the endpoint type, fabric,
+domain and mr_mode in JSON and text; a size sweep, -P 4 -T 2, --bidir,
+--wait event, --rate, -i intervals with a plot; what is refused before
+anything runs (exit 2, one line): an absent provider (listing those
+libfabric finds), a domain the provider lacks, --wait event where the
+provider's CQ has no FD to wait on, an endpoint type or an operation on it
+that the provider lacks.
 
     python3 tests/e2e/ofi.py /path/to/rdmaperf
 
@@ -26,7 +29,11 @@ from e2elib import (QUICK, Server, check, client, client_json,  # noqa: E402
                     log, main, run, usage_error)
 
 OPS = ["write", "read", "send", "write_imm", "fetch_add", "cmp_swap"]
+MSG_OPS = OPS[:4]  # tcp's FI_EP_MSG: no atomics (ofi_rxm emulates them)
 PROVIDERS = {"tcp": "tcp;ofi_rxm", "shm": "shm"}
+# (provider, --ep-type, what fi_info calls the provider, the ops)
+CASES = [("tcp", "msg", "tcp", MSG_OPS), ("tcp", "rdm", "tcp;ofi_rxm", OPS),
+         ("shm", "rdm", "shm", OPS)]
 FACTS = ["provider", "provider_version", "libfabric", "ep_type", "fabric",
          "domain", "mr_mode", "universe"]
 
@@ -42,27 +49,27 @@ def check_point(r, what, messages=None):
               (what, r["messages"], messages))
 
 
-def check_facts(r, prov, what):
+def check_facts(r, provider, ep, what):
     for side in ("client_transport", "server_transport"):
         t = r.get(side, {})
         for k in FACTS:
             check(isinstance(t.get(k), str) and t[k],
                   "%s: %s.%s is %r" % (what, side, k, t.get(k)))
-        check(t["provider"] == PROVIDERS[prov] and
-              t["ep_type"] == "FI_EP_RDM",
+        check(t["provider"] == provider and
+              t["ep_type"] == "FI_EP_" + ep.upper(),
               "%s: %s names %r %r" % (what, side, t["provider"],
                                       t["ep_type"]))
 
 
 def test_ops_verify(binary):
-    """Every op on both providers, --verify, depths 1 and 16."""
+    """Every op each endpoint type grants, --verify, depths 1 and 16."""
     with Server(binary) as srv:
-        for prov in PROVIDERS:
-            for op in OPS:
-                what = "ofi:%s %s" % (prov, op)
+        for prov, ep, provider, ops in CASES:
+            for op in ops:
+                what = "ofi:%s %s %s" % (prov, ep, op)
                 doc = client_json(binary, srv.port, [
-                    "-x", "ofi:" + prov, "-o", op, "-S", "4096",
-                    "-q", "1,16", "-C", "1500", "--verify"] + QUICK)
+                    "-x", "ofi:" + prov, "--ep-type", ep, "-o", op, "-S",
+                    "4096", "-q", "1,16", "-C", "1500", "--verify"] + QUICK)
                 check(len(doc["results"]) == 2, what + ": two points")
                 for r in doc["results"]:
                     check_point(r, "%s depth %d" % (what, r["queue_depth"]),
@@ -70,10 +77,34 @@ def test_ops_verify(binary):
                     if op in ("send", "write_imm"):
                         n = r["cpu"]["server"]["messages"]
                         check(n == 1500, "%s: the server saw %r" % (what, n))
-                check_facts(doc["results"][0], prov, what)
-                check(doc["results"][0]["transport"] == "ofi:" + prov,
-                      what + ": transport %r" %
-                      doc["results"][0]["transport"])
+                check_facts(doc["results"][0], provider, ep, what)
+                check(doc["results"][0]["transport"] == "ofi:" + prov and
+                      doc["config"].get("ep_type") == ep and
+                      doc["results"][0].get("ep_type") == ep,
+                      what + ": transport %r, ep_type %r" %
+                      (doc["results"][0]["transport"],
+                       doc["config"].get("ep_type")))
+
+
+def test_ep_auto(binary):
+    """--ep-type auto (the default): tcp's own FI_EP_MSG where it grants
+    the test, tcp;ofi_rxm's FI_EP_RDM for what only ofi_rxm offers
+    (atomics, tagged messages); shm has only FI_EP_RDM. The document leaves
+    ep_type out: what ran is in the transport facts."""
+    want = [("tcp", ["-o", "write"], "tcp", "msg"),
+            ("tcp", ["-o", "send", "-q", "1"], "tcp", "msg"),
+            ("tcp", ["-o", "fetch_add"], "tcp;ofi_rxm", "rdm"),
+            ("tcp", ["-o", "send", "--tagged"], "tcp;ofi_rxm", "rdm"),
+            ("shm", ["-o", "read"], "shm", "rdm")]
+    with Server(binary) as srv:
+        for prov, args, provider, ep in want:
+            what = "auto ofi:%s %s" % (prov, " ".join(args))
+            doc = client_json(binary, srv.port, ["-x", "ofi:" + prov, "-S",
+                                                 "64", "-C", "300",
+                                                 "--verify"] + args + QUICK)
+            check_point(doc["results"][0], what, 300)
+            check_facts(doc["results"][0], provider, ep, what)
+            check("ep_type" not in doc["config"], what + ": config ep_type")
 
 
 def test_text_names_provider(binary):
@@ -81,7 +112,7 @@ def test_text_names_provider(binary):
         r = client(binary, srv.port, ["-x", "ofi:tcp", "-S", "64", "-C",
                                       "500"] + QUICK)
         check(r.rc == 0, r.describe())
-        check("provider tcp;ofi_rxm" in r.out and "FI_EP_RDM" in r.out and
+        check("provider tcp 1" in r.out and "FI_EP_MSG" in r.out and
               "mr_mode" in r.out, "the text names no provider:\n" + r.out)
 
 
@@ -106,21 +137,22 @@ def test_sweep_streams_bidir(binary):
               "sweep sizes")
         for r in doc["results"]:
             check_point(r, "sweep %d" % r["size"], 1000)
-        for prov in PROVIDERS:
+        for prov, ep, _, _ in CASES:
             doc = client_json(binary, srv.port, [
-                "-x", "ofi:" + prov, "-o", "send", "-S", "1024", "-P", "4",
-                "-T", "2", "-C", "4000", "--verify"] + QUICK)
+                "-x", "ofi:" + prov, "--ep-type", ep, "-o", "send", "-S",
+                "1024", "-P", "4", "-T", "2", "-C", "4000", "--verify"] +
+                QUICK)
             r = doc["results"][0]
-            check_point(r, "-P 4 " + prov)
+            check_point(r, "-P 4 %s %s" % (prov, ep))
             check(len(r["per_stream"]) == 4, "-P 4: %d per_stream" %
                   len(r["per_stream"]))
             check(r["cpu"]["server"]["messages"] == r["messages"],
                   "-P 4: the server saw %r of %r" %
                   (r["cpu"]["server"]["messages"], r["messages"]))
-        for depth in ("1", "64"):
+        for prov, depth in (("shm", "1"), ("shm", "64"), ("tcp", "16")):
             doc = client_json(binary, srv.port, [
-                "-x", "ofi:shm", "-o", "write_imm", "-S", "4", "-q", depth,
-                "--bidir", "-C", "2000", "--verify"] + QUICK)
+                "-x", "ofi:" + prov, "-o", "write_imm", "-S", "4", "-q",
+                depth, "--bidir", "-C", "2000", "--verify"] + QUICK)
             r = doc["results"][0]
             check_point(r, "--bidir depth " + depth)
             d = r.get("directions", {})
@@ -177,6 +209,19 @@ def test_refused(binary):
         refused(binary, srv.port, ["-x", "ofi:tcp", "--ofi-domain",
                                    "nosuch0", "-C", "10"],
                 ["no domain nosuch0"])
+        refused(binary, srv.port, ["-x", "ofi:shm", "--ep-type", "msg",
+                                   "-C", "10"],
+                ["no provider shm with a connected (msg) endpoint"])
+        refused(binary, srv.port, ["-x", "ofi:tcp", "--ep-type", "msg",
+                                   "-o", "cmp_swap", "-C", "10"],
+                ["provider tcp cannot do cmp_swap on FI_EP_MSG",
+                 "it does write, read, send, write_imm"])
+    usage_error(binary, ["-c", "-a", "127.0.0.1", "-x", "rdma",
+                         "--ep-type", "msg"],
+                "--ep-type msg: rdma has no libfabric endpoints")
+    usage_error(binary, ["-c", "-a", "127.0.0.1", "-x", "ofi:tcp",
+                         "--ep-type", "dgram"],
+                "--ep-type: dgram: one of msg, rdm, auto")
     r = run(binary, ["-c", "-a", "127.0.0.1", "-x", "tcp", "--ofi-domain",
                      "lo"])
     check(r.rc == 2 and "add ofi to -x" in r.err, r.describe())
@@ -227,17 +272,19 @@ def test_tagged(binary):
 def test_memory_budget(binary):
     """--max-memory counts what libfabric takes for each endpoint (ofi_rxm's
     bounce buffers, about 80 MB an endpoint on tcp), not the buffers alone:
-    64 KiB of buffers a stream at -P 4 fits 256 MiB over tcp, not ofi:tcp;
-    ofi:shm's few MB a stream fit."""
+    64 KiB of buffers a stream at -P 4 fits 256 MiB over tcp, not ofi:tcp's
+    FI_EP_RDM; tcp's own FI_EP_MSG (under 1 MB) and ofi:shm's few MB a
+    stream fit."""
     args = ["-S", "4K", "-C", "200", "-P", "4", "--json"] + QUICK
     with Server(binary, ["--max-memory", "256M"]) as srv:
-        r = client(binary, srv.port, ["-x", "ofi:tcp"] + args)
+        r = client(binary, srv.port, ["-x", "ofi:tcp", "--ep-type", "rdm"] +
+                   args)
         err = r.json().get("error") or {}
         check(r.rc == 1 and err.get("code") == "limit" and
               "transport's library" in err.get("message", "") and
               "256 MiB" in err.get("message", ""),
               lambda: "want a limit error:\n" + r.describe())
-        for x in ("tcp", "ofi:shm"):
+        for x in ("tcp", "ofi:shm", "ofi:tcp"):
             doc = client_json(binary, srv.port, ["-x", x] + args)
             check_point(doc["results"][0], x + " within the budget")
 
@@ -253,6 +300,7 @@ if __name__ == "__main__":
         sys.exit(77)
     main([
         ("ops_verify", test_ops_verify),
+        ("ep_auto", test_ep_auto),
         ("text_names_provider", test_text_names_provider),
         ("default_provider", test_default_provider),
         ("sweep_streams_bidir", test_sweep_streams_bidir),

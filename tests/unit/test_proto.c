@@ -541,6 +541,7 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->mem, b->mem);
 	assert_int_equal(a->qp, b->qp);
 	assert_int_equal(a->tagged, b->tagged);
+	assert_int_equal(a->ep_type, b->ep_type);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -700,6 +701,36 @@ static void test_spec_qp(void **state)
 	cJSON_Delete(obj);
 }
 
+/* ep_type travels only when not auto, by name; another name is refused. */
+static void test_spec_ep_type(void **state)
+{
+	struct rp_spec in, out;
+	char err[128] = "";
+	cJSON *obj;
+
+	(void)state;
+	rp_spec_defaults(&in);
+	strcpy(in.transport, "ofi:tcp");
+	obj = rp_proto_spec_encode(&in);
+	assert_null(cJSON_GetObjectItem(obj, "ep_type"));
+	cJSON_Delete(obj);
+	in.ep_type = RP_EP_MSG;
+	obj = rp_proto_spec_encode(&in);
+	assert_string_equal(
+		cJSON_GetStringValue(cJSON_GetObjectItem(obj, "ep_type")),
+		"msg");
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_spec_equal(&in, &out);
+	cJSON_ReplaceItemInObject(obj, "ep_type", cJSON_CreateString("rdm"));
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_int_equal(out.ep_type, RP_EP_RDM);
+	cJSON_ReplaceItemInObject(obj, "ep_type", cJSON_CreateString("dgram"));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "ep_type"));
+	cJSON_Delete(obj);
+}
+
 static void test_spec_decode_lenient(void **state)
 {
 	struct rp_spec in = odd_spec(), out;
@@ -749,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_spec_zerocopy),
 		cmocka_unit_test(test_spec_tos),
 		cmocka_unit_test(test_spec_qp),
+		cmocka_unit_test(test_spec_ep_type),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

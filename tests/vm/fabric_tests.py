@@ -5,7 +5,8 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
 (tests/vm/fabric.py), in two boots:
 
   three guests on Soft-RoCE, a client on guest 1 and a server on guest 2:
-    ops        every rdma op with --verify; rsocket and tcp the same way
+    ops        every rdma op with --verify; rsocket and tcp the same way;
+               ofi:verbs write, read, send (FI_EP_MSG), fetch_add (RDM)
     loss       netem 1% loss on both NICs: every op still verified; the
                requester's rxe hw_counters show the retransmissions; the
                bulk figure drops
@@ -55,7 +56,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import fabric  # noqa: E402
 from fabric import addr  # noqa: E402
-from e2elib import TestFailure, check, log  # noqa: E402
+from e2elib import TestFailure, built_with, check, log  # noqa: E402
 import check_json  # noqa: E402
 from guest_tests import check_result  # noqa: E402
 from fabric_qos import tos_case  # noqa: E402
@@ -148,6 +149,19 @@ def ops_case(c):
         for op in ("write", "read", "send"):
             res = op_run(c, op, t)
             log("  %-7s %-5s verified, %.3f Gb/s" % (t, op, gbps(res)))
+    if not built_with(c.b, "ofi"):
+        log("  (ofi: this rdmaperf was built without libfabric)")
+        return
+    # libfabric's verbs across the wire, each op on the endpoint type
+    # --ep-type auto takes for it (guest_ofi.py says why)
+    for op, ep in (("write", "MSG"), ("read", "MSG"), ("send", "MSG"),
+                   ("fetch_add", "RDM")):
+        res = op_run(c, op, "ofi:verbs")
+        types = {res[s]["ep_type"] for s in ("client_transport",
+                                             "server_transport")}
+        check(types == {"FI_EP_" + ep}, "ofi:verbs %s on %r" % (op, types))
+        log("  ofi:verbs %-9s verified on FI_EP_%s, %.3f Gb/s" %
+            (op, ep, gbps(res)))
 
 
 def counters_delta(c0, c1):

@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: MIT
 """
--x ofi:verbs in the guest (libfabric's verbs provider, under ofi_rxm, on
-Soft-RoCE), a part of the transports group (guest_tests.py): every op with
---verify, send as tagged messages, two streams over two threads both
-ways, --wait event; each
-result names the provider, rxe0 and the FI_UNIVERSE_SIZE rdmaperf set.
+-x ofi:verbs in the guest (libfabric's verbs provider on Soft-RoCE), a part
+of the transports group (guest_tests.py): every op with --verify as
+--ep-type auto takes it (verbs' own connected FI_EP_MSG endpoints, an RC
+queue pair, for write, read and send; verbs;ofi_rxm's FI_EP_RDM for
+write_imm, whose remote CQ data verbs' MSG endpoints give only to posted
+receives, and for the atomics, which verbs' MSG endpoints get wrong), the
+same three on FI_EP_RDM, the MSG atomics refused with why, send as tagged
+messages, two streams over two threads both ways, --wait event; each
+result names the provider, the endpoint type, rxe0 and the
+FI_UNIVERSE_SIZE rdmaperf set.
 Before rdmaperf set FI_UNIVERSE_SIZE, every endpoint failed fi_enable here
 (libfabric's default universe of 256 sized ofi_rxm's completion queue
 beyond rxe's 32767 entries).
@@ -13,17 +18,24 @@ Each ofi_rxm endpoint allocates about 34 MB of buffers (two pools of 1024
 buffers of FI_OFI_RXM_BUFFER_SIZE, 16 KiB): the runs here keep to eight
 endpoints in all, which the 512 MiB guest holds beside the server.
 """
-from e2elib import built_with, check, log  # noqa: E402
+import os
 
-OPS = ("write", "read", "send", "write_imm", "fetch_add", "cmp_swap")
-PROVIDER = "verbs;ofi_rxm"
+from e2elib import built_with, check, log, run  # noqa: E402
+
+ADDR = os.environ.get("RP_VM_ADDR", "10.77.0.1")
+
+# --ep-type auto's choice per op, and the provider that names
+AUTO = {"write": "msg", "read": "msg", "send": "msg", "write_imm": "rdm",
+        "fetch_add": "rdm", "cmp_swap": "rdm"}
+PROVIDER = {"msg": "verbs", "rdm": "verbs;ofi_rxm"}
 
 
-def facts(r, what):
+def facts(r, what, ep="rdm"):
     for side in ("client_transport", "server_transport"):
         t = r.get(side, {})
-        check(t.get("provider") == PROVIDER and t.get("domain") == "rxe0" and
-              t.get("ep_type") == "FI_EP_RDM" and
+        check(t.get("provider") == PROVIDER[ep] and
+              t.get("domain") == "rxe0" and
+              t.get("ep_type") == "FI_EP_" + ep.upper() and
               t.get("universe") == "16",
               "%s: %s is %r" % (what, side, t))
     for side in ("client", "server"):
@@ -38,14 +50,22 @@ def ofi_cases(binary, client_json, check_result, quick):
         log("  (ofi: this rdmaperf was built without libfabric: no cases)")
         return []
 
-    def op_case(b, s, op):
+    def op_case(b, s, op, ep=None):
         size = 8 if op in ("fetch_add", "cmp_swap") else 4096
         doc = client_json(b, s.port, ["-x", "ofi:verbs", "-o", op, "-S",
                                       str(size), "-q", "8", "-C", "300",
-                                      "--verify"] + quick)
+                                      "--verify"] +
+                          (["--ep-type", ep] if ep else []) + quick)
         r = doc["results"][0]
         check_result(r, "ofi:verbs", op, size, 8, 300, True)
-        facts(r, op)
+        facts(r, op, ep or AUTO[op])
+
+    def msg_atomics_refused(b, s):
+        r = run(b, ["-c", "-a", ADDR, "--port", str(s.port), "-x",
+                    "ofi:verbs", "--ep-type", "msg", "-o", "fetch_add",
+                    "-C", "10"])
+        check(r.rc == 2 and "FI_EP_MSG atomics are wrong" in r.err and
+              "--ep-type rdm" in r.err, r.describe())
 
     def streams_bidir(b, s):
         doc = client_json(b, s.port, ["-x", "ofi:verbs", "-o", "write", "-S",
@@ -60,7 +80,7 @@ def ofi_cases(binary, client_json, check_result, quick):
         check(d["client_to_server"]["messages"] == 600 and
               d["server_to_client"]["messages"] == 600,
               "directions %r" % d)
-        facts(r, "-P 2 -T 2 --bidir")
+        facts(r, "-P 2 -T 2 --bidir", "msg")
 
     def event(b, s):
         doc = client_json(b, s.port, ["-x", "ofi:verbs", "-o", "send", "-S",
@@ -82,8 +102,13 @@ def ofi_cases(binary, client_json, check_result, quick):
         check(r.get("tagged") is True, "tagged %r" % r.get("tagged"))
         facts(r, "send --tagged")
 
-    tests = [("ofi:verbs %s --verify" % op,
-              lambda b, s, o=op: op_case(b, s, o)) for op in OPS]
+    tests = [("ofi:verbs %s --verify (%s)" % (op, AUTO[op]),
+              lambda b, s, o=op: op_case(b, s, o)) for op in AUTO]
+    tests += [("ofi:verbs %s --ep-type rdm --verify" % op,
+               lambda b, s, o=op: op_case(b, s, o, "rdm"))
+              for op in ("write", "read", "send")]
+    tests.append(("ofi:verbs --ep-type msg fetch_add refused",
+                  msg_atomics_refused))
     tests.append(("ofi:verbs send --tagged --verify", tagged))
     tests.append(("ofi:verbs -P 2 -T 2 --bidir", streams_bidir))
     tests.append(("ofi:verbs --wait event", event))

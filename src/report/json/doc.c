@@ -145,6 +145,9 @@ const struct rp_field rp_report_config_fields[] = {
 	  .en = &rp_spec_qp_enum },
 	{ DOC_AS(rp_test, "tagged", spec.tagged, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
+	{ DOC_AS(rp_test, "ep_type", spec.ep_type, RP_FIELD_ENUM,
+		 RP_FIELD_SPARSE),
+	  .en = &rp_spec_ep_type_enum },
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -209,6 +212,9 @@ const struct rp_field rp_report_point_fields[] = {
 	  .en = &rp_spec_qp_enum },
 	{ DOC_AS(rp_result, "tagged", spec.tagged, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
+	{ DOC_AS(rp_result, "ep_type", spec.ep_type, RP_FIELD_ENUM,
+		 RP_FIELD_SPARSE),
+	  .en = &rp_spec_ep_type_enum },
 	{ HOOK("ok", ok_json) },
 };
 

@@ -34,12 +34,20 @@ static void ofi_env_once(void)
 	setenv("FI_UNIVERSE_SIZE", v, 0);
 }
 
-int ofi_fi_getinfo(struct fi_info *hints, struct fi_info **out)
+int ofi_fi_getinfo_at(const struct ofi_where *at, struct fi_info *hints,
+		      struct fi_info **out)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, ofi_env_once);
-	return fi_getinfo(OFI_API, NULL, NULL, 0, hints, out);
+	return at ? fi_getinfo(OFI_API, at->node, at->service, at->flags, hints,
+			       out)
+		  : fi_getinfo(OFI_API, NULL, NULL, 0, hints, out);
+}
+
+int ofi_fi_getinfo(struct fi_info *hints, struct fi_info **out)
+{
+	return ofi_fi_getinfo_at(NULL, hints, out);
 }
 
 const char *ofi_universe(void)
@@ -50,13 +58,13 @@ const char *ofi_universe(void)
 }
 
 static struct fi_info *ofi_hints(const char *prov, const char *domain,
-				 uint64_t caps)
+				 uint64_t caps, enum fi_ep_type ep)
 {
 	struct fi_info *h = fi_allocinfo();
 
 	if (!h)
 		return NULL;
-	h->ep_attr->type = FI_EP_RDM;
+	h->ep_attr->type = ep;
 	h->caps = caps;
 	h->mode = FI_CONTEXT | FI_CONTEXT2;
 	h->domain_attr->mr_mode = OFI_MR_MODES;
@@ -73,17 +81,26 @@ out_free:
 	return NULL;
 }
 
-static int ofi_query(const char *prov, const char *domain, uint64_t caps,
-		     struct fi_info **out)
+/* fi_getinfo for @prov's @ep endpoints granting @caps; @node and
+ * @service (and @flags: FI_SOURCE) as fi_getinfo takes them, or NULL. */
+static int ofi_query_at(const char *prov, const char *domain, uint64_t caps,
+			enum fi_ep_type ep, const struct ofi_where *at,
+			struct fi_info **out)
 {
-	struct fi_info *h = ofi_hints(prov, domain, caps);
+	struct fi_info *h = ofi_hints(prov, domain, caps, ep);
 	int ret;
 
 	if (!h)
 		return -ENOMEM;
-	ret = ofi_fi_getinfo(h, out);
+	ret = ofi_fi_getinfo_at(at, h, out);
 	fi_freeinfo(h);
 	return ret;
+}
+
+static int ofi_query(const char *prov, const char *domain, uint64_t caps,
+		     enum fi_ep_type ep, struct fi_info **out)
+{
+	return ofi_query_at(prov, domain, caps, ep, NULL, out);
 }
 
 /* Every provider libfabric finds (fi_info -l's that have an endpoint
@@ -114,7 +131,8 @@ static void ofi_list_providers(char *buf, size_t len)
 /* The operations @prov grants: fi_getinfo asked for each one's caps (a
  * provider lists only some of what it can do when asked for nothing:
  * ofi_rxm grants the atomics it emulates only when asked). */
-static uint32_t ofi_ops_offered(const char *prov, const struct ofi_opts *o)
+static uint32_t ofi_ops_offered(const char *prov, const struct ofi_opts *o,
+				enum fi_ep_type ep)
 {
 	struct fi_info *info;
 	uint32_t mask = 0;
@@ -122,7 +140,7 @@ static uint32_t ofi_ops_offered(const char *prov, const struct ofi_opts *o)
 
 	for (op = 0; op < RP_OP__COUNT; op++) {
 		info = NULL;
-		if (!ofi_query(prov, o->domain, ofi_ops[op].caps, &info) &&
+		if (!ofi_query(prov, o->domain, ofi_ops[op].caps, ep, &info) &&
 		    info)
 			mask |= ofi_ops_granted(
 					info->caps,
@@ -135,19 +153,22 @@ static uint32_t ofi_ops_offered(const char *prov, const struct ofi_opts *o)
 
 /* Nothing for @prov and @op: why, in @why. */
 static int ofi_why_none(const char *prov, const struct ofi_opts *o,
-			enum rp_op op, struct rp_err *why)
+			enum rp_op op, enum fi_ep_type ep, struct rp_err *why)
 {
 	struct fi_info *any = NULL, *dom = NULL;
 	char list[512];
 
-	if (ofi_query(prov, NULL, 0, &any)) {
+	if (ofi_query(prov, NULL, 0, ep, &any)) {
 		ofi_list_providers(list, sizeof(list));
 		return rp_errf(why, -EOPNOTSUPP,
-			       "libfabric has no provider %s with a reliable "
-			       "datagram endpoint here; it finds: %s",
-			       prov, list);
+			       "libfabric has no provider %s with a %s "
+			       "endpoint here; it finds: %s",
+			       prov,
+			       ep == FI_EP_MSG ? "connected (msg)"
+					       : "reliable datagram (rdm)",
+			       list);
 	}
-	if (o->domain[0] && ofi_query(prov, o->domain, 0, &dom)) {
+	if (o->domain[0] && ofi_query(prov, o->domain, 0, ep, &dom)) {
 		snprintf(list, sizeof(list), "%s", any->domain_attr->name);
 		fi_freeinfo(any);
 		return rp_errf(why, -EOPNOTSUPP,
@@ -157,31 +178,42 @@ static int ofi_why_none(const char *prov, const struct ofi_opts *o,
 	}
 	fi_freeinfo(dom);
 	fi_freeinfo(any);
-	rp_op_mask_list(ofi_ops_offered(prov, o), list, sizeof(list));
-	return rp_errf(why, -EOPNOTSUPP, "provider %s cannot do %s; it does %s",
-		       prov, rp_op_name(op),
+	rp_op_mask_list(ofi_ops_offered(prov, o, ep), list, sizeof(list));
+	return rp_errf(why, -EOPNOTSUPP,
+		       "provider %s cannot do %s on %s endpoints; it does %s",
+		       prov, rp_op_name(op), ofi_ep_type_name(ep),
 		       list[0] ? list : "nothing rdmaperf runs");
 }
 
-int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
-		enum rp_wait wait, bool tagged, struct fi_info **out,
-		struct rp_err *why)
+int ofi_getinfo_at(const char *prov, const struct ofi_opts *o,
+		   const struct ofi_want *w, const struct ofi_where *at,
+		   struct fi_info **out, struct rp_err *why)
 {
+	enum rp_op op = w->op;
+	enum rp_wait wait = w->wait;
 	struct fi_info *info = NULL;
-	int ret = ofi_query(prov, o->domain,
-			    ofi_ops[op].caps | (tagged ? FI_TAGGED : 0), &info);
+	int ret = ofi_query_at(prov, o->domain,
+			       ofi_ops[op].caps | (w->tagged ? FI_TAGGED : 0),
+			       w->ep, at, &info);
 
-	if (ret == -FI_ENODATA && tagged &&
-	    !ofi_query(prov, o->domain, ofi_ops[op].caps, &info)) {
+	if (ret == -FI_ENODATA && w->tagged &&
+	    !ofi_query(prov, o->domain, ofi_ops[op].caps, w->ep, &info)) {
 		fi_freeinfo(info);
 		return rp_errf(why, -EOPNOTSUPP,
 			       "provider %s has no tagged messages (FI_TAGGED) "
-			       "for --tagged",
-			       prov);
+			       "on %s endpoints for --tagged",
+			       prov, ofi_ep_type_name(w->ep));
 	}
 
+	if (ret == -FI_ENODATA && at && at->node &&
+	    !ofi_query(prov, o->domain, ofi_ops[op].caps, w->ep, &info)) {
+		fi_freeinfo(info);
+		return rp_errf(why, -EHOSTUNREACH,
+			       "provider %s cannot reach %s port %s", prov,
+			       at->node, at->service);
+	}
 	if (ret == -FI_ENODATA)
-		return ofi_why_none(prov, o, op, why);
+		return ofi_why_none(prov, o, op, w->ep, why);
 	if (ret)
 		return rp_errf(why, ret, "fi_getinfo for %s: %s", prov,
 			       fi_strerror(-ret));
@@ -196,6 +228,16 @@ int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
 			       wait == RP_WAIT_EVENT ? " under --wait event"
 						     : "");
 	}
+	if (w->ep == FI_EP_MSG && rp_op_is_atomic(op) &&
+	    !strcmp(info->fabric_attr->prov_name, "verbs")) {
+		fi_freeinfo(info);
+		return rp_errf(why, -EOPNOTSUPP,
+			       "provider verbs's FI_EP_MSG atomics are wrong "
+			       "in libfabric: they take the operands' "
+			       "addresses for their values (fetch_add adds "
+			       "the address; seen on 1.17); --ep-type rdm "
+			       "runs them through ofi_rxm");
+	}
 	if (o->domain[0] && strcmp(info->domain_attr->name, o->domain)) {
 		rp_errf(why, -EOPNOTSUPP,
 			"provider %s has no domain %s (--ofi-domain); it has "
@@ -206,6 +248,13 @@ int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
 	}
 	*out = info;
 	return 0;
+}
+
+int ofi_getinfo(const char *prov, const struct ofi_opts *o,
+		const struct ofi_want *w, struct fi_info **out,
+		struct rp_err *why)
+{
+	return ofi_getinfo_at(prov, o, w, NULL, out, why);
 }
 
 /* --wait event: can a CQ of @info's domain have an FD to sleep on? */
@@ -233,18 +282,38 @@ static int ofi_can_wait(struct fi_info *info, struct rp_err *why)
 	return ret ? -EOPNOTSUPP : 0;
 }
 
-int ofi_check(const char *prov, const struct ofi_opts *o, enum rp_op op,
-	      enum rp_wait wait, bool tagged, struct rp_err *why)
+int ofi_check(const char *prov, const struct ofi_opts *o,
+	      const struct ofi_want *w, struct rp_err *why)
 {
 	struct fi_info *info = NULL;
-	int ret = ofi_getinfo(prov, o, op, wait, tagged, &info, why);
+	int ret = ofi_getinfo(prov, o, w, &info, why);
 
 	if (ret)
 		return ret;
-	if (wait == RP_WAIT_EVENT)
+	if (w->wait == RP_WAIT_EVENT)
 		return ofi_can_wait(info, why);
 	fi_freeinfo(info);
 	return 0;
+}
+
+/* @w->ep for @want: msg or rdm as asked; under auto, msg where @prov's
+ * connected endpoints can run the test (tcp's and verbs' native ones),
+ * else rdm (efa, cxi, opx, shm; atomics and tagged messages that only
+ * ofi_rxm offers over tcp). */
+int ofi_pick_ep(const char *prov, const struct ofi_opts *o,
+		enum rp_ep_type want, struct ofi_want *w, struct rp_err *why)
+{
+	struct rp_err quiet;
+
+	if (want != RP_EP_AUTO) {
+		w->ep = want == RP_EP_MSG ? FI_EP_MSG : FI_EP_RDM;
+		return ofi_check(prov, o, w, why);
+	}
+	w->ep = FI_EP_MSG;
+	if (!ofi_check(prov, o, w, &quiet))
+		return 0;
+	w->ep = FI_EP_RDM;
+	return ofi_check(prov, o, w, why);
 }
 
 /* -x ofi: the first provider libfabric ranks for @op (it ranks hardware
@@ -255,12 +324,16 @@ int ofi_default_provider(const struct ofi_opts *o, enum rp_op op, char *buf,
 	struct fi_info *info = NULL, *i;
 	char list[512];
 
-	ofi_query(NULL, o->domain, ofi_ops[op].caps, &info);
+	ofi_query(NULL, o->domain, ofi_ops[op].caps, FI_EP_RDM, &info);
 	for (i = info; i; i = i->next)
 		if (strcmp(i->fabric_attr->prov_name, "shm"))
 			break;
+	/* the core provider: "tcp" of "tcp;ofi_rxm", so that --ep-type
+	 * can still choose its endpoint */
 	if (i)
-		snprintf(buf, len, "%s", i->fabric_attr->prov_name);
+		snprintf(buf, len, "%.*s",
+			 (int)strcspn(i->fabric_attr->prov_name, ";"),
+			 i->fabric_attr->prov_name);
 	fi_freeinfo(info);
 	if (i)
 		return 0;

@@ -31,6 +31,7 @@ static int ofi_preflight(const struct rp_xport_ops *self,
 			 struct rp_err *why)
 {
 	const char *prov = ofi_provider_of(spec->transport);
+	struct ofi_want w = ofi_want_of(spec, FI_EP_RDM);
 	char name[OFI_NAME_MAX];
 	struct ofi_opts o;
 
@@ -40,18 +41,38 @@ static int ofi_preflight(const struct rp_xport_ops *self,
 	if (!prov &&
 	    ofi_default_provider(&o, spec->op, name, sizeof(name), why))
 		return -EOPNOTSUPP;
-	return ofi_check(prov ? prov : name, &o, spec->op, spec->wait,
-			 spec->tagged, why)
+	return ofi_pick_ep(prov ? prov : name, &o, spec->ep_type, &w, why)
 		       ? -EOPNOTSUPP
 		       : 0;
+}
+
+/* The endpoint type a test of @spec gets here: --ep-type's, or what auto
+ * picks for its provider (the default's when -x names none). */
+static enum fi_ep_type ofi_ep_for(const struct rp_spec *spec, const char *prov)
+{
+	struct ofi_want w = ofi_want_of(spec, FI_EP_RDM);
+	char name[OFI_NAME_MAX];
+	struct ofi_opts o;
+	struct rp_err why;
+
+	if (spec->ep_type != RP_EP_AUTO)
+		return spec->ep_type == RP_EP_MSG ? FI_EP_MSG : FI_EP_RDM;
+	ofi_opts_init(&o, NULL);
+	if (!prov &&
+	    ofi_default_provider(&o, spec->op, name, sizeof(name), &why))
+		return FI_EP_RDM;
+	return ofi_pick_ep(prov ? prov : name, &o, RP_EP_AUTO, &w, &why)
+		       ? FI_EP_RDM
+		       : w.ep;
 }
 
 /* What a provider allocates for one endpoint beyond our buffers, measured
  * here (libfabric 1.17, peak RSS against -P, doc/ofi.md): ofi_rxm keeps
  * pools of 1024 bounce buffers of FI_OFI_RXM_BUFFER_SIZE (16 KiB), two
  * over verbs (35 MB an endpoint), about five over tcp with tcp's own (79
- * MB); shm about 6 MB. -x ofi counts as tcp, the default here and the
- * most; the providers not measured (efa, cxi, opx...), nothing. */
+ * MB); shm about 6 MB; a connected endpoint (FI_EP_MSG, tcp's or verbs')
+ * under 1 MB. -x ofi counts as tcp, the default here and the most; the
+ * providers not measured (efa, cxi, opx...), nothing. */
 static uint64_t ofi_stream_memory(const struct rp_spec *spec)
 {
 	const char *prov = ofi_provider_of(spec->transport);
@@ -65,6 +86,8 @@ static uint64_t ofi_stream_memory(const struct rp_spec *spec)
 		if (!*end && v && v < (1ULL << 30))
 			buf = v;
 	}
+	if (ofi_ep_for(spec, prov) == FI_EP_MSG)
+		return 1ULL << 20;
 	if (!prov || !strncmp(prov, "tcp", 3))
 		pools = 5;
 	else if (!strncmp(prov, "verbs", 5))
@@ -87,7 +110,8 @@ static const struct rp_xport_ops ofi_xport_ops = {
 	.variant = "PROVIDER",	    /* -x ofi:tcp */
 	.mem_kinds = RP_MEM_MAPPED, /* setup.c */
 	.stream_memory = ofi_stream_memory,
-	.tagged = true, /* setup.c: ofi_msg_* */
+	.tagged = true,	  /* setup.c: ofi_msg_* */
+	.ep_types = true, /* stream.c, cm.c */
 	.probe = ofi_probe,
 	.preflight = ofi_preflight,
 	.listen = ofi_listen,

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The "ofi" transport's private header: one libfabric reliable-datagram
- * endpoint (FI_EP_RDM) per stream, on the provider -x names (ofi:PROV) or
- * the one libfabric ranks first (-x ofi).
+ * The "ofi" transport's private header: one libfabric endpoint per stream,
+ * on the provider -x names (ofi:PROV) or the one libfabric ranks first
+ * (-x ofi), of the type --ep-type asks for or the server picks: reliable
+ * datagrams (FI_EP_RDM, drawn below) or connected (FI_EP_MSG: a passive
+ * endpoint's port in the listener's endpoint, fi_connect and fi_accept in
+ * accept and connect; cm.c draws it).
  *
  *   Server                                        Client
  *   listen: fi_getinfo for the provider
@@ -14,8 +17,8 @@
  *   ... set_point, phases ...
  *   close: endpoint, MR, CQ, AV, domain, fabric
  *
- * No data connection is made: an RDM endpoint reaches the peer through its
- * address vector once the control connection has carried the names, so
+ * FI_EP_RDM: no data connection is made: the endpoint reaches the peer through
+ * its address vector once the control connection has carried the names, so
  * accept() never waits and the stream's token is not needed (the control
  * connection authenticated the peer). Each stream has its own fabric,
  * domain and endpoint, used by one thread (FI_THREAD_DOMAIN).
@@ -42,7 +45,8 @@
  * caps.c (names, the capabilities each op needs, what a provider grants;
  * pure), errors.c (reasons), msg.c (a message, tagged or not), fabric.c
  * (fi_getinfo, opening and closing a fabric and domain), setup.c (a
- * stream's endpoint, CQ, buffer and MR), stream.c (the ops that make
+ * stream's endpoint, CQ, buffer and MR), cm.c (FI_EP_MSG's connections),
+ * stream.c (the ops that make
  * streams and swap names), post.c (the initiator), serve.c (the
  * responder), ops.c (the per-operation table), ofi.c (the ops table),
  * params.c (--ofi-domain, built everywhere).
@@ -79,7 +83,33 @@
 #define OFI_UNIVERSE	16     /* FI_UNIVERSE_SIZE unless set: fabric.c */
 #define OFI_TAG		0x7270 /* --tagged: every message's tag ("rp") */
 
+#define OFI_HANDSHAKE_MS 10000 /* MSG: a connection taken in hand, at most */
+#define OFI_CM_DATA	 64    /* MSG: a connect request's data (the token) */
+
 struct ofi_stream;
+
+/* What a test asks of fi_getinfo. */
+struct ofi_want {
+	enum rp_op op;
+	enum rp_wait wait;
+	bool tagged;
+	enum fi_ep_type ep; /* FI_EP_RDM or FI_EP_MSG */
+};
+
+/* Where: fi_getinfo's node, service and flags (FI_SOURCE). */
+struct ofi_where {
+	const char *node;
+	const char *service;
+	uint64_t flags;
+};
+
+static inline struct ofi_want ofi_want_of(const struct rp_spec *spec,
+					  enum fi_ep_type ep)
+{
+	struct ofi_want w = { spec->op, spec->wait, spec->tagged, ep };
+
+	return w;
+}
 
 /* Initiator: post the operation on @slot for message @seq. */
 typedef int (*ofi_post_fn)(struct ofi_stream *s, uint32_t slot, uint64_t seq);
@@ -116,6 +146,14 @@ struct ofi_listener {
 	struct rp_listener base; /* first: rp_container_of */
 	struct ofi_opts opts;
 	char provider[OFI_NAME_MAX]; /* what the client is told to use */
+	enum fi_ep_type ep;	     /* and the endpoint type */
+	/* FI_EP_MSG: the passive endpoint connections come to (cm.c) */
+	struct ofi_fabric fab;
+	struct fid_eq *eq;
+	struct fid_pep *pep;
+	uint16_t port;
+	bool (*admit)(const void *ctx, const struct sockaddr *peer);
+	const void *admit_ctx;
 };
 
 struct ofi_stream {
@@ -123,7 +161,9 @@ struct ofi_stream {
 	const struct ofi_op_info *op;
 	struct ofi_opts opts;
 	struct ofi_fabric fab;
-	struct fid_av *av;
+	enum fi_ep_type ep_type;
+	struct fid_eq *eq; /* FI_EP_MSG: connection events */
+	struct fid_av *av; /* FI_EP_RDM: the peer's address */
 	struct fid_cq *cq; /* transmit and receive */
 	struct fid_ep *ep;
 	struct fid_mr *mr;
@@ -182,22 +222,40 @@ int ofi_cq_error(struct ofi_stream *s);
 
 /* fabric.c: fi_getinfo and opening a provider. */
 int ofi_fi_getinfo(struct fi_info *hints, struct fi_info **out);
+int ofi_fi_getinfo_at(const struct ofi_where *at, struct fi_info *hints,
+		      struct fi_info **out);
 const char *ofi_universe(void);
-int ofi_getinfo(const char *prov, const struct ofi_opts *o, enum rp_op op,
-		enum rp_wait wait, bool tagged, struct fi_info **out,
+int ofi_getinfo(const char *prov, const struct ofi_opts *o,
+		const struct ofi_want *w, struct fi_info **out,
 		struct rp_err *why);
+int ofi_getinfo_at(const char *prov, const struct ofi_opts *o,
+		   const struct ofi_want *w, const struct ofi_where *at,
+		   struct fi_info **out, struct rp_err *why);
+int ofi_pick_ep(const char *prov, const struct ofi_opts *o,
+		enum rp_ep_type want, struct ofi_want *w, struct rp_err *why);
 int ofi_default_provider(const struct ofi_opts *o, enum rp_op op, char *buf,
 			 size_t len, struct rp_err *why);
 int ofi_fabric_open(struct ofi_fabric *f, struct fi_info *info,
 		    struct rp_err *why);
 void ofi_fabric_close(struct ofi_fabric *f);
-int ofi_check(const char *prov, const struct ofi_opts *o, enum rp_op op,
-	      enum rp_wait wait, bool tagged, struct rp_err *why);
+int ofi_check(const char *prov, const struct ofi_opts *o,
+	      const struct ofi_want *w, struct rp_err *why);
 
 /* setup.c: a stream's endpoint and memory. */
-int ofi_stream_open(struct ofi_stream *s, const char *prov);
+int ofi_stream_open(struct ofi_stream *s, struct fi_info *info);
 void ofi_stream_close(struct ofi_stream *s);
 int ofi_post_recv(struct ofi_stream *s, uint32_t slot);
+
+/* cm.c: FI_EP_MSG's connections. */
+int ofi_eq_open(struct fid_fabric *fabric, struct fid_eq **eq,
+		struct rp_err *why);
+int ofi_pep_open(struct ofi_listener *l, struct fi_info *info,
+		 struct rp_err *why);
+void ofi_pep_close(struct ofi_listener *l);
+int ofi_cm_request(struct ofi_listener *l, const char *token,
+		   uint64_t deadline_ns, struct fi_info **out);
+int ofi_cm_accept(struct ofi_stream *s);
+int ofi_cm_connect(struct ofi_stream *s, const char *token, int timeout_ms);
 
 /* msg.c: a message, tagged under --tagged. */
 ssize_t ofi_msg_send(struct ofi_stream *s, void *buf, size_t len, void *ctx);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * A stream's endpoint and memory: the fabric and domain fi_getinfo chose,
- * an address vector, one CQ (with an FD wait object under --wait event),
- * the endpoint, the buffer of slots and its MR as the domain's mr_mode
- * says, a send responder's receives; the facts a report shows.
+ * an address vector (FI_EP_RDM) or an EQ (FI_EP_MSG: cm.c), one CQ (with an FD
+ * wait object under --wait event), the endpoint, the buffer of slots and its MR
+ * as the domain's mr_mode says, a send responder's receives; the facts a report
+ * shows.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,23 +36,33 @@ static int ofi_open_cq(struct ofi_stream *s)
 	return ret ? ofi_fail(s, "fi_control(FI_GETWAIT)", ret) : 0;
 }
 
-static int ofi_open_ep(struct ofi_stream *s)
+/* The peer's address: an AV (FI_EP_RDM), or connection events on an EQ
+ * (FI_EP_MSG). */
+static int ofi_open_addressing(struct ofi_stream *s)
 {
 	struct fi_av_attr av = { .type = s->fab.info->domain_attr->av_type };
 	int ret;
 
+	if (s->ep_type == FI_EP_MSG)
+		return ofi_eq_open(s->fab.fabric, &s->eq, &s->base.err);
 	if (av.type == FI_AV_UNSPEC)
 		av.type = FI_AV_TABLE;
 	ret = fi_av_open(s->fab.domain, &av, &s->av, NULL);
-	if (ret)
-		return ofi_fail(s, "fi_av_open", ret);
-	ret = ofi_open_cq(s);
+	return ret ? ofi_fail(s, "fi_av_open", ret) : 0;
+}
+
+static int ofi_open_ep(struct ofi_stream *s)
+{
+	int ret = ofi_open_addressing(s);
+
+	if (!ret)
+		ret = ofi_open_cq(s);
 	if (ret)
 		return ret;
 	ret = fi_endpoint(s->fab.domain, s->fab.info, &s->ep, NULL);
 	if (ret)
 		return ofi_fail(s, "fi_endpoint", ret);
-	ret = fi_ep_bind(s->ep, &s->av->fid, 0);
+	ret = fi_ep_bind(s->ep, s->av ? &s->av->fid : &s->eq->fid, 0);
 	if (!ret)
 		ret = fi_ep_bind(s->ep, &s->cq->fid, FI_TRANSMIT | FI_RECV);
 	if (ret)
@@ -126,16 +137,16 @@ int ofi_post_recv(struct ofi_stream *s, uint32_t slot)
 	return ret ? ofi_fail(s, "fi_recv", ret) : 0;
 }
 
-int ofi_stream_open(struct ofi_stream *s, const char *prov)
+/* Open what @info (the stream's now) describes: its endpoint, buffer and
+ * MR; a send responder's receives posted (FI_EP_MSG: before it connects,
+ * so that the first message finds one). */
+int ofi_stream_open(struct ofi_stream *s, struct fi_info *info)
 {
-	struct fi_info *info;
 	uint32_t i;
 	int ret;
 
-	ret = ofi_getinfo(prov, &s->opts, s->base.spec.op, s->base.spec.wait,
-			  s->base.spec.tagged, &info, &s->base.err);
-	if (!ret)
-		ret = ofi_fabric_open(&s->fab, info, &s->base.err);
+	s->ep_type = info->ep_attr->type;
+	ret = ofi_fabric_open(&s->fab, info, &s->base.err);
 	if (!ret) {
 		s->inject_max = info->tx_attr->inject_size;
 		ret = ofi_open_ep(s);
@@ -161,6 +172,8 @@ void ofi_stream_close(struct ofi_stream *s)
 		fi_close(&s->cq->fid);
 	if (s->av)
 		fi_close(&s->av->fid);
+	if (s->eq)
+		fi_close(&s->eq->fid);
 	ofi_fabric_close(&s->fab);
 	rp_mem_unmap(&s->mem);
 	free(s->ctx);
