@@ -22,11 +22,13 @@ CI=true, where scripts/install-deps.sh installs it.
 import os
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2elib import (QUICK, Server, check, client, client_json,  # noqa: E402
-                    log, main, run, usage_error)
+from e2elib import (QUICK, LoudServer, Server, check, client,  # noqa
+                    client_json, log, main, run, spec_body, usage_error)
+from faults_wire import RawSession  # noqa: E402
 
 OPS = ["write", "read", "send", "write_imm", "fetch_add", "cmp_swap"]
 MSG_OPS = OPS[:4]  # tcp's FI_EP_MSG: no atomics (ofi_rxm emulates them)
@@ -269,6 +271,39 @@ def test_tagged(binary):
                 "--tagged: tagged messages are sends, not write")
 
 
+def test_msg_strays(binary):
+    """FI_EP_MSG's passive endpoint faces the network: a session asks for
+    an ofi:tcp --ep-type msg test, gets the port, and strays reach it:
+    silent ones, garbage, a flood. The server lives on, and serves a real
+    test at once (its port is a new one)."""
+    import socket
+    with LoudServer(binary) as srv:
+        s = RawSession(srv.port, timeout=20)
+        socks = []
+        try:
+            s.hello()
+            s.test(spec_body(transport="ofi:tcp", ep_type="msg",
+                             streams=2, latency=False))
+            for i in range(12):
+                c = socket.create_connection(("127.0.0.1", s.data_port), 5)
+                if i % 3 == 1:
+                    c.sendall(bytes(range(256)) * 4)
+                elif i % 3 == 2:
+                    c.sendall(b"\xff" * 65536)
+                socks.append(c)
+            time.sleep(0.5)
+        finally:
+            for c in socks:
+                c.close()
+            s.close()
+        check(srv.proc.poll() is None, "the server died:\n" + srv.stderr())
+        doc = client_json(binary, srv.port, ["-x", "ofi:tcp", "-S", "4K",
+                                             "-P", "2", "-C", "500",
+                                             "--verify"] + QUICK)
+        check_point(doc["results"][0], "a real test after the strays")
+        check_facts(doc["results"][0], "tcp", "msg", "after the strays")
+
+
 def test_memory_budget(binary):
     """--max-memory counts what libfabric takes for each endpoint (ofi_rxm's
     bounce buffers, about 80 MB an endpoint on tcp), not the buffers alone:
@@ -308,5 +343,6 @@ if __name__ == "__main__":
         ("rate_intervals_plot", test_rate_intervals_plot),
         ("refused", test_refused),
         ("memory_budget", test_memory_budget),
+        ("msg_strays", test_msg_strays),
         ("tagged", test_tagged),
     ])
