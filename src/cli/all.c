@@ -13,6 +13,7 @@ static bool fits(const struct rp_xport_ops *ops, const struct rp_spec *s)
 	return (!s->tos || ops->tos) && (s->qp == RP_QP_RC || ops->qp_uc) &&
 	       (!s->tagged || ops->tagged) &&
 	       (s->ep_type == RP_EP_AUTO || ops->ep_types) &&
+	       (!s->srq || ops->srq) &&
 	       (s->mem == RP_MEM_HOST || ops->mem_kinds & RP_MEM_BIT(s->mem));
 }
 
@@ -40,7 +41,9 @@ int rp_cli_expand_all(struct rp_config *cfg, char *err, size_t len)
 	snprintf(err, len,
 		 "-x all: no transport on this host can do %s%s%s%s%s%s",
 		 rp_op_name(s->op), s->tagged ? " tagged" : "",
-		 s->ep_type != RP_EP_AUTO ? " on a chosen --ep-type" : "",
+		 s->ep_type != RP_EP_AUTO ? " on a chosen --ep-type"
+		 : s->srq		  ? " with --srq"
+					  : "",
 		 s->qp != RP_QP_RC ? " on UC queue pairs" : "",
 		 s->tos ? " marked with --tos" : "",
 		 s->mem != RP_MEM_HOST ? " in --mem's memory" : "");

@@ -203,7 +203,9 @@ enum {
 	O_MEM,
 	O_QP,
 	O_TAGGED,
-	O_EP_TYPE
+	O_EP_TYPE,
+	O_SRQ,
+	O_SRQ_SIZE
 };
 
 static const struct opt opts[] = {
@@ -264,6 +266,12 @@ static const struct opt opts[] = {
 	{ "qp", O_QP, 1, rp_cli_o_qp, "TYPE",
 	  "rdma: queue pair type, rc or uc (write, write_imm, send); default "
 	  "rc" },
+	{ "srq", O_SRQ, 0, rp_cli_o_srq, NULL,
+	  "rdma, send and write_imm: the server's receives come from one "
+	  "shared receive queue" },
+	{ "srq-size", O_SRQ_SIZE, 1, rp_cli_o_srq_size, "N",
+	  "--srq with N receives (default: depth x streams + 16, at least "
+	  "as many as one stream keeps)" },
 	{ "tagged", O_TAGGED, 0, rp_cli_o_tagged, NULL,
 	  "ofi: send as tagged messages (fi_tsend, fi_trecv)" },
 	{ "ep-type", O_EP_TYPE, 1, rp_cli_o_ep_type, "TYPE",

@@ -189,6 +189,39 @@ static bool has_tagged(const struct rp_xport_ops *x)
 	return x->tagged;
 }
 
+static bool has_srq(const struct rp_xport_ops *x)
+{
+	return x->srq;
+}
+
+/* --srq: transports with shared receive queues (rdma), for what takes
+ * receives, one way, over RC. */
+static int check_srq(struct parse *p)
+{
+	const struct rp_spec *s = &p->cfg->test.spec;
+	char name[RP_SPEC_NAME_LEN + 16];
+
+	if (!s->srq)
+		return 0;
+	if (lacking(p, has_srq, name, sizeof(name)))
+		return rp_cli_bad(p,
+				  "--srq: %s has no shared receive queues; "
+				  "the rdma transport has",
+				  name);
+	if (s->op != RP_OP_SEND && s->op != RP_OP_WRITE_IMM)
+		return rp_cli_bad(p,
+				  "--srq: %s takes no receives; send and "
+				  "write_imm do",
+				  rp_op_name(s->op));
+	if (s->bidir)
+		return rp_cli_bad(p, "--srq: the server's responders share "
+				     "it; not with --bidir, whose client-side "
+				     "responders would not");
+	if (s->qp != RP_QP_RC)
+		return rp_cli_bad(p, "--srq: on rc queue pairs (--qp rc)");
+	return 0;
+}
+
 static bool has_ep_types(const struct rp_xport_ops *x)
 {
 	return x->ep_types;
@@ -324,7 +357,8 @@ static int finish_spec(struct parse *p)
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
-	    check_mem(p) || check_qp(p) || check_tagged(p) || check_ep_type(p))
+	    check_mem(p) || check_qp(p) || check_tagged(p) ||
+	    check_ep_type(p) || check_srq(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

@@ -177,6 +177,23 @@ int rp_cli_o_tagged(struct parse *p, const char *arg)
 	return 0;
 }
 
+int rp_cli_o_srq(struct parse *p, const char *arg)
+{
+	(void)arg;
+	p->cfg->test.spec.srq = true;
+	return 0;
+}
+
+int rp_cli_o_srq_size(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_cli_num_in(p, "--srq-size", arg, 2, RP_SPEC_MAX_SRQ, &v);
+
+	p->cfg->test.spec.srq_size = (uint32_t)v;
+	p->cfg->test.spec.srq = true;
+	return err;
+}
+
 int rp_cli_o_ep_type(struct parse *p, const char *arg)
 {
 	int t;

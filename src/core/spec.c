@@ -193,6 +193,33 @@ static int validate_zerocopy(const struct rp_spec *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* --srq: the server's responders share it, so neither --bidir (whose
+ * client-side responders would not) nor an op without receives; RC. */
+static int validate_srq(const struct rp_spec *s, char *err, size_t errlen)
+{
+	if (!s->srq)
+		return s->srq_size ? rp_spec_errf(err, errlen,
+						  "srq_size without srq")
+				   : 0;
+	if (s->op != RP_OP_SEND && s->op != RP_OP_WRITE_IMM)
+		return rp_spec_errf(err, errlen,
+				    "srq is for operations that take "
+				    "receives (send, write_imm), not %s",
+				    rp_op_name(s->op));
+	if (s->qp != RP_QP_RC || s->bidir)
+		return rp_spec_errf(err, errlen,
+				    "srq is for one direction (not bidir) "
+				    "over rc queue pairs");
+	if (s->srq_size == 1 || s->srq_size > RP_SPEC_MAX_SRQ ||
+	    (uint64_t)s->srq_size * s->size_bytes > RP_SPEC_MAX_MEM)
+		return rp_spec_errf(err, errlen,
+				    "srq_size %u out of range: accepted 2 to "
+				    "%d, and srq_size * size up to %llu bytes",
+				    s->srq_size, RP_SPEC_MAX_SRQ,
+				    RP_SPEC_MAX_MEM);
+	return 0;
+}
+
 static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 {
 	if (s->threads < 1 || s->threads > RP_SPEC_MAX_THREADS ||
@@ -227,7 +254,8 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 		return rp_spec_errf(err, errlen,
 				    "qp uc has no %s: write, write_imm, send",
 				    rp_op_name(s->op));
-	return validate_zerocopy(s, err, errlen);
+	return validate_srq(s, err, errlen) ? -EINVAL
+					    : validate_zerocopy(s, err, errlen);
 }
 
 static int validate_phases(const struct rp_spec *s, char *err, size_t errlen)
@@ -482,6 +510,9 @@ const struct rp_field rp_spec_fields[] = {
 	{ SPEC_AS("tagged", tagged, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
 	{ SPEC_AS("ep_type", ep_type, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_ep_type_enum },
+	{ SPEC_AS("srq", srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
+	{ SPEC_AS("srq_size", srq_size, RP_FIELD_U32, RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_SRQ },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

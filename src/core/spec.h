@@ -35,6 +35,7 @@ enum rp_op {
 #define RP_SPEC_MAX_THREADS 64	/* threads (-T) on each side */
 #define RP_SPEC_MAX_RATE    4000000000ULL /* --rate: operations per second */
 #define RP_SPEC_MAX_TOS	    255		  /* --tos: one byte */
+#define RP_SPEC_MAX_SRQ	    65536	  /* --srq-size: receives */
 
 /* How a side waits for completions: spinning, or asleep on an event (the
  * verbs completion channel, poll() on a socket). Both ends use the same. */
@@ -95,6 +96,11 @@ struct rp_spec {
 	bool tagged;
 	/* --ep-type (ofi): the endpoint type asked for */
 	enum rp_ep_type ep_type;
+	/* --srq (rdma): the server's responders take their receives from one
+	 * shared receive queue of srq_size receives (0: the transport's
+	 * default) */
+	bool srq;
+	uint32_t srq_size;
 };
 
 /*

@@ -182,6 +182,9 @@ cJSON *rp_proto_done_encode(const struct rp_done_body *b)
 	    !cJSON_AddNumberToObject(o, "bytes", (double)b->bytes) ||
 	    !cJSON_AddNumberToObject(o, "verify_errors",
 				     (double)b->verify_errors) ||
+	    (b->has_srq &&
+	     !cJSON_AddNumberToObject(o, "srq_limit_events",
+				      (double)b->srq_limit_events)) ||
 	    (b->has_zc && !add_zc(o, &b->zc)) || !add_cpu(o, &b->cpu) ||
 	    (b->counters && !add_copy(o, "counters", b->counters))) {
 		cJSON_Delete(o);
@@ -205,6 +208,9 @@ int rp_proto_done_decode(const cJSON *obj, struct rp_done_body *out, char *err,
 	out->messages = rp_json_u64_or(obj, "messages", 0);
 	out->bytes = rp_json_u64_or(obj, "bytes", 0);
 	out->verify_errors = rp_json_u64_or(obj, "verify_errors", 0);
+	out->has_srq = cJSON_IsNumber(
+		cJSON_GetObjectItemCaseSensitive(obj, "srq_limit_events"));
+	out->srq_limit_events = rp_json_u64_or(obj, "srq_limit_events", 0);
 	out->has_zc = cJSON_IsObject(zc);
 	rp_zc_from_json(zc, &out->zc);
 	rp_cpu_usage_from_json(cJSON_GetObjectItemCaseSensitive(obj, "cpu"),

@@ -60,6 +60,10 @@ struct rp_done_body {
 	uint64_t messages; /* what the responders saw of the client's */
 	uint64_t bytes;
 	uint64_t verify_errors;
+	/* --srq: times the server's shared receive queue reached its limit
+	 * over the phase (has_srq: the server said; an older one does not) */
+	bool has_srq;
+	uint64_t srq_limit_events;
 	bool has_zc; /* --zerocopy: the server's counts over the test */
 	struct rp_zc_count zc;
 	struct rp_cpu_usage cpu;

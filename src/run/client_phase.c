@@ -151,6 +151,8 @@ static void server_side(const struct rp_done_body *done, struct rp_side *side)
 	side->messages = done->messages;
 	side->bytes = done->bytes;
 	side->verify_errors = done->verify_errors;
+	side->has_srq = done->has_srq;
+	side->srq_limit_events = done->srq_limit_events;
 	side->cpu = done->cpu;
 	side->has_zc = done->has_zc;
 	side->zc = done->zc;

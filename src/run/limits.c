@@ -17,13 +17,15 @@ static uint64_t stream_extra(const struct rp_spec *sp)
 }
 
 /* Memory a side allocates for @sp: every stream's ring, both ways, and
- * what each stream's transport library takes beside it. */
+ * what each stream's transport library takes beside it; --srq-size's
+ * receives beside them (counted twice over: an upper bound). */
 uint64_t rp_limits_memory(const struct rp_spec *sp)
 {
 	uint64_t streams = sp->streams ? sp->streams : 1;
 
 	return (sp->size_bytes * sp->queue_depth + stream_extra(sp)) * streams *
-	       (sp->bidir ? 2 : 1);
+		       (sp->bidir ? 2 : 1) +
+	       (sp->srq ? (uint64_t)sp->srq_size * sp->size_bytes : 0);
 }
 
 const char *rp_limits_size(uint64_t bytes, char *buf, size_t len)

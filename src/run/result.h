@@ -27,6 +27,10 @@ struct rp_side {
 	uint64_t messages;
 	uint64_t bytes;
 	uint64_t verify_errors;
+	/* --srq, the server: its shared receive queue reached its limit this
+	 * many times over the point (has_srq: the server said) */
+	bool has_srq;
+	uint64_t srq_limit_events;
 	/* --zerocopy: this side's zero-copy sends over the point (issued,
 	 * notified, copied by the kernel anyway), if it reported them (a
 	 * server older than --zerocopy does not) */

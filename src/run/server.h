@@ -71,6 +71,7 @@ struct session {
 	struct rp_engine_stream *rev; /* n_rev, with histograms */
 	struct rp_hist *scratch;
 	uint64_t verify_seen; /* initiators' verify_errors so far */
+	uint64_t srq_seen;    /* --srq: the limit events so far */
 	cJSON *streams_msg;   /* STREAMS that arrived while accepting */
 };
 

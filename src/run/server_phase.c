@@ -302,6 +302,13 @@ static cJSON *done_body(struct session *s, struct phase *p)
 		verr += s->ops->verify_errors(s->rev[i].s);
 	done.verify_errors += verr - s->verify_seen;
 	s->verify_seen = verr;
+	if (s->spec.srq && s->n_fwd && s->ops->srq_limit_events) {
+		uint64_t n = s->ops->srq_limit_events(s->streams[0]);
+
+		done.has_srq = true;
+		done.srq_limit_events = n - s->srq_seen;
+		s->srq_seen = n;
+	}
 	if (s->n_rev && p->phase != RP_PHASE_LATENCY &&
 	    !rp_direction_build(&d, s->rev, s->n_rev, s->spec.threads, p->size,
 				s->scratch))

@@ -257,6 +257,12 @@ struct rp_xport_ops {
 	bool tagged;
 	/** It has a choice of endpoint type, --ep-type (ofi). */
 	bool ep_types;
+	/** Its server's responders can share a receive queue, --srq (rdma). */
+	bool srq;
+	/** Optional (NULL: none), server, a responder stream: how many times
+	 *  its shared receive queue reached its limit (nearly empty) over
+	 *  the stream's life. */
+	uint64_t (*srq_limit_events)(struct rp_stream *s);
 	/** Optional: the bytes one of its streams takes beyond its message
 	 *  buffers, allocated by a library it runs on (ofi_rxm's bounce
 	 *  buffers), which a server's --max-memory counts with them; NULL:

@@ -6,6 +6,9 @@ tests/vm/guest_qp.py): what is refused before anything connects, exit 2
 and one line: a transport without queue pairs, an operation UC lacks, a
 type rdmaperf does not run, a misspelt one, --qp on the server; and -x all
 with --qp uc keeps the transports that have queue pairs, here none.
+--srq too: a transport without shared receive queues, an operation that
+takes no receives, --bidir, UC, a size out of range; the guest runs it
+(tests/vm/guest_srq.py).
 
     python3 tests/e2e/qp.py /path/to/rdmaperf
 """
@@ -39,6 +42,23 @@ def test_refused(binary):
           lambda: "--qp rc with tcp:\n" + r.describe())
 
 
+def test_srq_refused(binary):
+    usage_error(binary, C + ["-x", "tcp", "-o", "send", "--srq"],
+                "--srq: tcp has no shared receive queues")
+    for op in ("write", "read", "fetch_add"):
+        usage_error(binary, C + ["-x", "rdma", "-o", op, "--srq"],
+                    "--srq: %s takes no receives" % op)
+    usage_error(binary, C + ["-x", "rdma", "-o", "send", "--srq",
+                             "--bidir"], "--srq: the server's responders")
+    usage_error(binary, C + ["-x", "rdma", "-o", "send", "--srq", "--qp",
+                             "uc"], "--srq: on rc queue pairs")
+    usage_error(binary, C + ["-x", "rdma", "-o", "send", "--srq-size",
+                             "1"], "--srq-size")
+    usage_error(binary, C + ["-x", "rdma", "-o", "send", "--srq-size",
+                             "70000"], "--srq-size")
+    usage_error(binary, ["-s", "--srq"], "--srq is the client's")
+
+
 def test_all(binary):
     """-x all --qp uc: only rdma has queue pairs; without a device here
     nothing is left, which is a runtime failure (exit 1), not a crash."""
@@ -53,4 +73,5 @@ def test_all(binary):
 
 
 if __name__ == "__main__":
-    main([("refused", test_refused), ("all", test_all)])
+    main([("refused", test_refused), ("srq_refused", test_srq_refused),
+          ("all", test_all)])

@@ -542,6 +542,8 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->qp, b->qp);
 	assert_int_equal(a->tagged, b->tagged);
 	assert_int_equal(a->ep_type, b->ep_type);
+	assert_int_equal(a->srq, b->srq);
+	assert_int_equal(a->srq_size, b->srq_size);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -731,6 +733,52 @@ static void test_spec_ep_type(void **state)
 	cJSON_Delete(obj);
 }
 
+/* srq travels only when set; the server refuses what it cannot share:
+ * an op without receives, bidir, UC, a size without srq or too large. */
+static void test_spec_srq(void **state)
+{
+	struct rp_spec in, out;
+	char err[160] = "";
+	cJSON *obj;
+
+	(void)state;
+	rp_spec_defaults(&in);
+	strcpy(in.transport, "rdma");
+	in.op = RP_OP_SEND;
+	obj = rp_proto_spec_encode(&in);
+	assert_null(cJSON_GetObjectItem(obj, "srq"));
+	cJSON_Delete(obj);
+	in.srq = true;
+	in.srq_size = 64;
+	obj = rp_proto_spec_encode(&in);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(obj, "srq")));
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_spec_equal(&in, &out);
+	cJSON_ReplaceItemInObject(obj, "op", cJSON_CreateString("write"));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "srq is for operations that take"));
+	cJSON_ReplaceItemInObject(obj, "op", cJSON_CreateString("write_imm"));
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	cJSON_ReplaceItemInObject(obj, "bidir", cJSON_CreateBool(1));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "not bidir"));
+	cJSON_ReplaceItemInObject(obj, "bidir", cJSON_CreateBool(0));
+	cJSON_DeleteItemFromObject(obj, "srq");
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "srq_size without srq"));
+	cJSON_AddBoolToObject(obj, "srq", 1);
+	cJSON_ReplaceItemInObject(obj, "size", cJSON_CreateNumber(1 << 30));
+	cJSON_ReplaceItemInObject(obj, "srq_size", cJSON_CreateNumber(4096));
+	cJSON_ReplaceItemInObject(obj, "queue_depth", cJSON_CreateNumber(1));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "srq_size"));
+	cJSON_Delete(obj);
+}
+
 static void test_spec_decode_lenient(void **state)
 {
 	struct rp_spec in = odd_spec(), out;
@@ -781,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_spec_tos),
 		cmocka_unit_test(test_spec_qp),
 		cmocka_unit_test(test_spec_ep_type),
+		cmocka_unit_test(test_spec_srq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,13 +12,15 @@ Every test runs the real binary against a real server process on rxe0
     smoke        tests/vm/verbs_smoke.c: the rdma transport through its ops
                  table alone, every op, size and depth
     verbs_ops    every operation with --verify, depth 1 and 16, time mode;
-                 --mem (guest_mem.py); --qp uc (guest_qp.py)
+                 --mem (guest_mem.py); --qp uc (guest_qp.py); --srq -P 8
+                 against own queues (guest_srq.py)
     verbs_sizes  1 byte, an inline size, above the MTU, 1 MiB
     transports   rdma,rsocket,tcp in one run; rsocket alone per op; ofi:verbs
                  (guest_ofi.py)
     streams      issue 8 on rdma and rsocket: a sweep over one setup (with
                  --verify), -P 4 -T 2, --bidir, --wait event for every op;
-                 issue 9: -i intervals as JSON lines, with a plot
+                 issue 9: -i intervals as JSON lines, with a plot; --srq's
+                 limit event and write_imm (guest_srq.py)
     robust       issue 10 on verbs: the server's RDMA resources, descriptors
                  and memory after a hundred tests; a client SIGKILLed or
                  SIGSTOPped mid-test, the server SIGSTOPped mid ping-pong,
@@ -47,6 +49,7 @@ from faults_wire import fd_count, fd_list, status_kib  # noqa: E402
 from guest_mem import mem_cases  # noqa: E402
 from guest_ofi import ofi_cases  # noqa: E402
 from guest_qp import qp_cases  # noqa: E402
+from guest_srq import srq_cases  # noqa: E402
 
 ADDR = os.environ.get("RP_VM_ADDR", "10.77.0.1")
 QUICK = ["--warmup", "50", "--lat-iterations", "200"]
@@ -173,6 +176,7 @@ def verbs_ops(binary):
     tests.append(("--signal, timed", signal_timed))
     tests.extend(mem_cases())
     tests.extend(qp_cases(ADDR, client_json, check_result, QUICK, TIMEOUT))
+    tests.append(srq_cases(client_json, check_result, QUICK, log)[0])
     if not os.environ.get("ASAN_OPTIONS"):
         # the open loop's figures on verbs; the sanitizer suite runs the
         # same engine code over TCP (e2e.load), and CI must stay short
@@ -525,6 +529,9 @@ def streams(binary):
     for op in ("send", "write"):
         tests.append(("rdma --qp uc %s -P 2 --bidir --wait event" % op,
                       lambda b, s, o=op: uc_bidir_case(b, s, o)))
+    # --srq's limit event and write_imm (guest_srq.py) here, so that the
+    # sanitizer suite runs the shared queue across streams and threads
+    tests.extend(srq_cases(client_json, check_result, QUICK, log)[1:])
     return tests
 
 

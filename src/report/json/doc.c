@@ -148,6 +148,10 @@ const struct rp_field rp_report_config_fields[] = {
 	{ DOC_AS(rp_test, "ep_type", spec.ep_type, RP_FIELD_ENUM,
 		 RP_FIELD_SPARSE),
 	  .en = &rp_spec_ep_type_enum },
+	{ DOC_AS(rp_test, "srq", spec.srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
+	{ DOC_AS(rp_test, "srq_size", spec.srq_size, RP_FIELD_U32,
+		 RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_SRQ },
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -215,6 +219,10 @@ const struct rp_field rp_report_point_fields[] = {
 	{ DOC_AS(rp_result, "ep_type", spec.ep_type, RP_FIELD_ENUM,
 		 RP_FIELD_SPARSE),
 	  .en = &rp_spec_ep_type_enum },
+	{ DOC_AS(rp_result, "srq", spec.srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
+	{ DOC_AS(rp_result, "srq_size", spec.srq_size, RP_FIELD_U32,
+		 RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_SRQ },
 	{ HOOK("ok", ok_json) },
 };
 
@@ -271,6 +279,9 @@ static cJSON *side_json(const struct rp_side *s)
 	rp_report_num(c, "messages", (double)s->messages);
 	rp_report_num(c, "bytes", (double)s->bytes);
 	rp_report_num(c, "verify_errors", (double)s->verify_errors);
+	if (s->has_srq)
+		rp_report_num(c, "srq_limit_events",
+			      (double)s->srq_limit_events);
 	return c;
 }
 

@@ -208,6 +208,35 @@ void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 		fprintf(f, "  queue pairs  UC (unreliable connected): no "
 			   "acknowledgements; a send or write completes once "
 			   "sent\n");
+	rp_report_text_srq(f, res, n);
+}
+
+/* --srq: the server's shared receive queue, and its limit reached over
+ * the points' throughput phases. */
+void rp_report_text_srq(FILE *f, const struct rp_result *res, size_t n)
+{
+	uint64_t events = 0;
+	bool on = false, told = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		on |= res[i].spec.srq;
+		told |= res[i].server.has_srq;
+		events += res[i].server.srq_limit_events;
+	}
+	if (!on)
+		return;
+	if (!told) {
+		fprintf(f, "  receives     one shared receive queue on the "
+			   "server (--srq)\n");
+		return;
+	}
+	fprintf(f,
+		"  receives     one shared receive queue on the server "
+		"(--srq): "
+		"its limit reached %llu time%s%s\n",
+		(unsigned long long)events, events == 1 ? "" : "s",
+		events ? " (the responders reposted too slowly)" : "");
 }
 
 void rp_report_text_zerocopy(FILE *f, const struct rp_result *res, size_t n)

@@ -96,6 +96,7 @@ void rp_report_text_streams(FILE *f, const struct rp_result *r);
 /** rp_report_text_asked - --tos and --mem: a line each where asked for
  *  (the first of @res that has either: one command line asks once). */
 void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n);
+void rp_report_text_srq(FILE *f, const struct rp_result *res, size_t n);
 
 /** rp_report_text_zerocopy - --zerocopy: one line, the zero-copy sends of
  *  the @n results (both sides) and how many the kernel copied anyway;

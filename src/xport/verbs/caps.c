@@ -100,6 +100,16 @@ int rv_qp_check(struct ibv_context *ctx, enum rp_qp qp, struct rp_err *why)
 		       rp_qp_name(qp), ibv_get_device_name(ctx->device));
 }
 
+int rv_srq_check(struct ibv_context *ctx, bool srq, struct rp_err *why)
+{
+	if (!srq || ctx->device->transport_type != IBV_TRANSPORT_IWARP)
+		return 0;
+	return rp_errf(why, -EOPNOTSUPP,
+		       "--srq: device %s (iWARP): its send credits count each "
+		       "stream's own receives",
+		       ibv_get_device_name(ctx->device));
+}
+
 /* The id @id resolved toward @host: which device the route takes. */
 static int rv_resolve_to(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 			 const char *host, struct rp_err *why)
@@ -132,7 +142,7 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	(void)p;
 	/* every kind of device does write, read and send, on host memory */
 	if (!rp_op_is_atomic(spec->op) && spec->op != RP_OP_WRITE_IMM &&
-	    spec->mem != RP_MEM_ODP && spec->qp == RP_QP_RC)
+	    spec->mem != RP_MEM_ODP && spec->qp == RP_QP_RC && !spec->srq)
 		return 0;
 	ret = rv_channel_create(&ch, &ignored);
 	if (!ret && rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
@@ -144,6 +154,8 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		ret = rv_odp_check(id->verbs, spec->op, why);
 	if (!ret && id && id->verbs && spec->qp != RP_QP_RC)
 		ret = rv_qp_check(id->verbs, spec->qp, why);
+	if (!ret && id && id->verbs)
+		ret = rv_srq_check(id->verbs, spec->srq, why);
 	if (id)
 		rdma_destroy_id(id);
 	if (ch)

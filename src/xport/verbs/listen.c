@@ -129,6 +129,8 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		ret = rv_odp_check(l->id->verbs, spec->op, why);
 	if (!ret && l->id->verbs)
 		ret = rv_qp_check(l->id->verbs, spec->qp, why);
+	if (!ret && l->id->verbs)
+		ret = rv_srq_check(l->id->verbs, spec->srq, why);
 	if (ret)
 		goto out_id;
 	*out = &l->base;
@@ -149,6 +151,7 @@ void rv_unlisten(struct rp_listener *bl)
 	if (!bl)
 		return;
 	l = rv_listener_of(bl);
+	rv_srq_put(l->srq); /* the streams keep theirs */
 	rdma_destroy_id(l->id);
 	rdma_destroy_event_channel(l->ch);
 	free(l);
@@ -249,6 +252,15 @@ static int rv_take_request(struct rv_listener *l, struct rdma_cm_event *ev,
 	}
 	s->id = id;
 	id->context = s;
+	ret = l->base.spec.srq && role == RP_ROLE_RESPONDER ? rv_srq_join(l, s)
+							    : 0;
+	if (ret) {
+		rdma_reject(id, NULL, 0);
+		rp_errf(&l->base.err, ret, "%s",
+			rp_err_text(&s->base.err, ret));
+		rv_close(&s->base);
+		return ret;
+	}
 	ret = rv_accept_stream(s, &req, deadline_ns);
 	if (ret) {
 		ret = ret == -ETIMEDOUT ? -ECONNABORTED : ret;

@@ -127,6 +127,13 @@ static int rv_repost(struct rv_stream *s)
 
 	if (!s->rhead)
 		return 0;
+	if (s->srq) {
+		ret = rv_srq_repost(s, s->rhead);
+		s->rhead = s->rtail = NULL;
+		if (!ret && ++s->srq_batches % RV_SRQ_POLL_BATCHES == 0)
+			rv_srq_poll(s->srq);
+		return ret;
+	}
 	ret = ibv_post_recv(s->qp, s->rhead, &bad);
 	s->rhead = s->rtail = NULL;
 	return ret ? rv_call_failed(s, "ibv_post_recv", ret) : 0;

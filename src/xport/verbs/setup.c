@@ -50,6 +50,9 @@ static void rv_queue_sizes(struct rv_stream *s, uint32_t max_wr)
 	if (rv_responder(s)) {
 		s->sq_size = RV_RESPONDER_SQ;
 		s->nrecv = recv ? rv_responder_recvs(s, max_wr) : 1;
+		/* --srq: its receives (its CQ may hold a completion of each) */
+		if (s->srq)
+			s->nrecv = rv_srq_size(s->srq);
 	} else {
 		/* room for the unsignaled pings of the latency phase, which
 		 * may hold their slots until the next completion is reaped */
@@ -80,7 +83,8 @@ static int rv_query_limits(struct rv_stream *s)
 		return ret;
 	rv_queue_sizes(s, (uint32_t)a.max_qp_wr);
 	if (s->sq_size > (uint32_t)a.max_qp_wr ||
-	    (rv_responder(s) && s->op->receives && s->nrecv < s->max_depth) ||
+	    (rv_responder(s) && s->op->receives && !s->srq &&
+	     s->nrecv < s->max_depth) ||
 	    s->sq_size + 1 > (uint32_t)a.max_cqe ||
 	    s->nrecv + 1 > (uint32_t)a.max_cqe)
 		return rp_stream_fail(&s->base, -EINVAL,
@@ -127,9 +131,10 @@ static int rv_create_qp(struct rv_stream *s)
 		a.qp_type =
 			s->base.spec.qp == RP_QP_UC ? IBV_QPT_UC : IBV_QPT_RC;
 		a.cap.max_send_wr = s->sq_size;
-		a.cap.max_recv_wr = s->nrecv;
+		a.cap.max_recv_wr = s->srq ? 0 : s->nrecv;
 		a.cap.max_send_sge = 1;
-		a.cap.max_recv_sge = 1;
+		a.cap.max_recv_sge = s->srq ? 0 : 1;
+		a.srq = s->srq ? rv_srq_queue(s->srq) : NULL;
 		a.cap.max_inline_data = want;
 		if (rdma_create_qp(s->id, s->pd, &a) == 0)
 			break;
@@ -172,7 +177,11 @@ static int rv_create_buffer(struct rv_stream *s)
 			return err;
 		access |= IBV_ACCESS_ON_DEMAND;
 	}
-	s->buf_len = rv_span_slots(s, side->slots) * s->slot_bytes;
+	/* --srq: sends land in the shared queue's slots, not ours */
+	s->buf_len = (s->srq && side->slots == RV_SPAN_RECVS
+			      ? 1
+			      : rv_span_slots(s, side->slots)) *
+		     s->slot_bytes;
 	err = rp_mem_map(&s->mem, kind, s->mem_path, s->buf_len, &s->base.err);
 	if (err)
 		return err;
@@ -207,7 +216,7 @@ int rv_setup(struct rv_stream *s)
 		ret = rv_query_limits(s);
 	if (ret)
 		return ret;
-	s->pd = ibv_alloc_pd(s->id->verbs);
+	s->pd = s->srq ? rv_srq_pd(s->srq) : ibv_alloc_pd(s->id->verbs);
 	if (!s->pd)
 		return rv_fail(&s->base.err, "ibv_alloc_pd");
 	ret = rv_events_create(s);
@@ -221,8 +230,8 @@ int rv_setup(struct rv_stream *s)
 		ret = rv_credits_setup(s);
 	if (!ret)
 		ret = rv_build_wrs(s);
-	if (!ret && rv_responder(s) && s->op->receives)
-		ret = rv_post_recvs(s);
+	if (!ret && rv_responder(s) && s->op->receives && !s->srq)
+		ret = rv_post_recvs(s); /* --srq: posted when it was made */
 	if (!ret && s->cchan && s->op->event_note)
 		rp_stream_note(&s->base, "%s", s->op->event_note);
 	return ret;

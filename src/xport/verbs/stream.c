@@ -54,8 +54,9 @@ static void rv_free_verbs(struct rv_stream *s)
 	if (s->rcq)
 		ibv_destroy_cq(s->rcq);
 	rv_events_destroy(s);
-	if (s->pd)
+	if (s->pd && !s->srq)
 		ibv_dealloc_pd(s->pd);
+	rv_srq_put(s->srq); /* after the QP and MR of its PD */
 }
 
 /* Free whatever @s holds; the verbs objects go before the id (its device). */
@@ -68,8 +69,10 @@ void rv_stream_free(struct rv_stream *s)
 		rdma_destroy_event_channel(s->ch);
 	free(s->wr);
 	free(s->sge);
-	free(s->rwr);
-	free(s->rsge);
+	if (!s->srq) {
+		free(s->rwr);
+		free(s->rsge);
+	}
 	free(s->atom_next);
 	free(s);
 }

@@ -53,8 +53,9 @@
  * set_point), events.c (--wait event), listen.c and connect.c (the two ends
  * of a connection), peer.c (what the sides swap), post.c (throughput),
  * ping.c (latency), serve.c (responder), verify.c (--verify), credits.c
- * (iWARP sends), errors.c (reasons), ops.c (the per-operation table),
- * verbs.c (the ops table, probe).
+ * (iWARP sends), srq.c (--srq: the server responders' shared receive
+ * queue), errors.c (reasons), ops.c (the per-operation table), verbs.c
+ * (the ops table, probe).
  */
 #ifndef RP_XPORT_VERBS_VERBS_H
 #define RP_XPORT_VERBS_VERBS_H
@@ -93,11 +94,14 @@
 #define RV_IDLE_MAX_MS	100	/* idle responder: the longest wait on stop */
 #define RV_EVENT_MS	5 /* --wait event responder: sleep between checks */
 
+struct rv_srq; /* --srq (srq.c) */
+
 struct rv_listener {
 	struct rp_listener base; /* first: rp_container_of */
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	struct rv_opts opts;
+	struct rv_srq *srq; /* --srq: made at the first responder's request */
 	bool (*admit)(const void *ctx, const struct sockaddr *peer);
 	const void *admit_ctx;
 };
@@ -191,7 +195,26 @@ struct rv_stream {
 	uint64_t reaped;     /* initiator: operations of the phase completed */
 	uint64_t verify_errors;
 	struct rv_credits cr; /* iWARP sends (credits.c) */
+	/* --srq, a server responder: the shared receive queue its receives
+	 * come from (its PD is the stream's; rwr and rsge are its) */
+	struct rv_srq *srq;
+	uint32_t srq_batches; /* batches served: when to read its events */
 };
+
+/* --srq (srq.c): the server responders' shared receive queue. */
+#define RV_SRQ_POLL_BATCHES 64
+int rv_srq_join(struct rv_listener *l, struct rv_stream *s);
+void rv_srq_put(struct rv_srq *q);
+struct ibv_pd *rv_srq_pd(const struct rv_srq *q);
+struct ibv_srq *rv_srq_queue(const struct rv_srq *q);
+uint32_t rv_srq_size(const struct rv_srq *q);
+uint32_t rv_srq_lkey(const struct rv_srq *q);
+void rv_srq_wrs(const struct rv_srq *q, struct ibv_recv_wr **rwr,
+		struct ibv_sge **rsge);
+int rv_srq_repost(struct rv_stream *s, struct ibv_recv_wr *head);
+void rv_srq_poll(struct rv_srq *q);
+uint64_t rv_srq_limit_events(struct rp_stream *bs);
+int rv_srq_info(const struct rv_stream *s, cJSON *info);
 
 /* iWARP send credits (struct rv_credits) */
 int rv_credits_setup(struct rv_stream *s);
@@ -300,6 +323,10 @@ int rv_caps_check(struct ibv_context *ctx, uint8_t port, enum rp_op op,
 /* --qp: whether @ctx's device has queue pairs of that type (iWARP: RC
  * alone). Return: 0, or -EOPNOTSUPP with the reason in @why. */
 int rv_qp_check(struct ibv_context *ctx, enum rp_qp qp, struct rp_err *why);
+
+/* --srq: not on iWARP, whose send credits count each stream's receives.
+ * Return: 0, or -EOPNOTSUPP with the reason in @why. */
+int rv_srq_check(struct ibv_context *ctx, bool srq, struct rp_err *why);
 
 /** rv_odp_check - --mem odp: can @ctx's RC queue pairs do @op on memory
  *  registered on demand? -EOPNOTSUPP with the capability bits in @why. */

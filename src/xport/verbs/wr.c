@@ -77,8 +77,12 @@ int rv_build_wrs(struct rv_stream *s)
 
 	s->wr = calloc(n, sizeof(*s->wr));
 	s->sge = calloc(n, sizeof(*s->sge));
-	s->rwr = calloc(s->nrecv, sizeof(*s->rwr));
-	s->rsge = calloc(s->nrecv, sizeof(*s->rsge));
+	if (s->srq) { /* --srq: its receives, built and posted */
+		rv_srq_wrs(s->srq, &s->rwr, &s->rsge);
+	} else {
+		s->rwr = calloc(s->nrecv, sizeof(*s->rwr));
+		s->rsge = calloc(s->nrecv, sizeof(*s->rsge));
+	}
 	if (atomic) /* the old value each slot's next atomic returns */
 		s->atom_next = calloc(s->max_depth, sizeof(*s->atom_next));
 	if (!s->wr || !s->sge || !s->rwr || !s->rsge ||
@@ -86,7 +90,10 @@ int rv_build_wrs(struct rv_stream *s)
 		return rp_stream_fail(&s->base, -ENOMEM,
 				      "out of memory for work requests");
 	rv_build_sends(s);
-	rv_build_recvs(s);
+	if (!s->srq)
+		rv_build_recvs(s);
+	else if (s->op->recv_data) /* a send's echo: from the SRQ's slot */
+		s->sge[0].lkey = rv_srq_lkey(s->srq);
 	return 0;
 }
 
