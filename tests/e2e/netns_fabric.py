@@ -81,9 +81,16 @@ class NetnsFabric:
             ok = ok and self.node(k)
         self.dir = tempfile.mkdtemp(prefix="rpfab")
         with open(self.rsh(), "w") as f:
-            # HOST is 10.99.0.K: run the command line in node K's namespace
-            f.write('#!/bin/sh\nh=$1; shift\nexec ip netns exec '
-                    '"rpf%d.${h##*.}" sh -c "$*"\n' % self.tag)
+            # HOST is 10.99.0.K: run the command line in node K's
+            # namespace, with a session directory of its own: every node
+            # has this host's name and /tmp, and orteds sharing
+            # /tmp/ompi.HOST.UID raced on it (2 of 15 runs: "orte_session_dir
+            # failed ... No such file or directory")
+            f.write('#!/bin/sh\nh=$1; shift\nk=${h##*.}\n'
+                    'mkdir -p "%s/node$k"\n'
+                    'exec ip netns exec "rpf%d.$k" env '
+                    'OMPI_MCA_orte_tmpdir_base="%s/node$k" sh -c "$*"\n' %
+                    (self.dir, self.tag, self.dir))
         os.chmod(self.rsh(), stat.S_IRWXU)
         return self
 
