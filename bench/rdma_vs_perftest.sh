@@ -48,7 +48,8 @@
 #   RP_BENCH_ADDR=10.0.0.2 RP_BENCH_DEV=mlx5_0 bench/rdma_vs_perftest.sh
 # env: RP_BENCH_ONLY (sections, default "sweep streams ops lat msgrate";
 #      also "floor", issue 15's interleaved rounds: perftest_floor.sh;
-#      and "uc", --qp uc against perftest's -c UC: uc() below),
+#      and "uc", --qp uc against perftest's -c UC: uc() below; "ud" the
+#      same for --qp ud and -c UD: ud() below),
 #      ROUNDS (3: sweep and streams, medians), SWEEP_ITERS (5000 as
 #      ib_write_bw -a, 1000 in the emulated guest), SWEEP_MAX (1048576),
 #      SWEEP_DEPTH (128), STREAMS (4), STREAM_SIZE (65536), LAT_ITERS
@@ -457,7 +458,7 @@ floor() {
 # its figure in fig; a row. rdmaperf gets the inline size perftest chose
 # for the same test (inl, by test: the first round runs perftest first).
 declare -A inl
-QP=rc # floor_lat's queue pair type: uc() sets it
+QP=rc # floor_lat's queue pair type: uc() and ud() set it
 # A second rdmaperf figure (fig2, when FN_rp leaves one) is a row of its
 # own, WHAT2, against the same perftest figure.
 floor_round() {
@@ -529,22 +530,28 @@ floor_bw_rp() {
 # send of rdmaperf's waits for the receiver's credit (none is lost),
 # perftest's goes out whether or not a receive is posted, and its figure
 # is the sender's.
-uc() {
-	local op r size fig fig2 rows=$tmp/uc.rows mtu
+uc() { qp_rounds uc write send; }
+
+# qp_rounds TYPE OP...: for each OP, the 2 B latency on TYPE's queue pairs
+# and on RC's in the same rounds, and the message rate at 2 B and at the
+# path MTU on TYPE's (uc() and ud()).
+qp_rounds() {
+	local qp=$1 op r size fig fig2 rows=$tmp/$1.rows mtu
+	shift
 	mtu=$(ibv_devinfo -d "$DEV" | awk '/active_mtu/ { print $2; exit }')
-	echo "== UC: 2 B latency ($LAT_ITERS ping-pongs), message rate at 2 B" \
-		"and the MTU ($mtu B), depth 128, $MSG_ITERS messages, $ROUNDS" \
-		"rounds interleaved; perftest -c UC"
+	echo "== ${qp^^}: 2 B latency ($LAT_ITERS ping-pongs) of $*, message" \
+		"rate at 2 B and the MTU ($mtu B), depth 128, $MSG_ITERS" \
+		"messages, $ROUNDS rounds interleaved; perftest -c ${qp^^}"
 	: >"$rows"
 	for r in $(seq 1 "$ROUNDS"); do
-		for op in write send; do
-			for QP in uc rc; do
+		for op in "$@"; do
+			for QP in "$qp" rc; do
 				floor_round "$QP $op lat p50 us 2B" floor_lat \
 					"$QP $op lat p50 us 2B, RP_CLOCK=tsc"
 			done
-			QP=uc
+			QP=$qp
 			for size in 2 "$mtu"; do
-				floor_round "uc $op Mmsg/s ${size}B q128" uc_mr
+				floor_round "$qp $op Mmsg/s ${size}B q128" qp_mr
 			done
 		done
 	done
@@ -552,20 +559,33 @@ uc() {
 	bench_sum_header
 	bench_medians "$rows"
 }
-uc_mr_pt() {
-	perftest "$tmp/um.pt" "ib_${op}_bw" -F -c UC -s "$size" -t 128 \
+# The message rate of $op at $size on $QP queue pairs, depth 128,
+# batched as perftest batches (uc() and ud()).
+qp_mr_pt() {
+	perftest "$tmp/qm.pt" "ib_${op}_bw" -F -c "${QP^^}" -s "$size" -t 128 \
 		-n "$MSG_ITERS" || true
-	inl[um-$op-$size]=$(pt_inline "$tmp/um.pt")
-	fig=$(pt_rows "$tmp/um.pt" | awk 'NR == 1 { print $5 }')
+	inl[qm-$QP-$op-$size]=$(pt_inline "$tmp/qm.pt")
+	fig=$(pt_rows "$tmp/qm.pt" | awk 'NR == 1 { print $5 }')
 }
-uc_mr_rp() {
-	rp --qp uc -o "$op" -S "$size" -q 128 -C "$MSG_ITERS" --warmup 0 \
+qp_mr_rp() {
+	rp --qp "$QP" -o "$op" -S "$size" -q 128 -C "$MSG_ITERS" --warmup 0 \
 		--no-latency --signal 100 --post-list 1 \
-		--inline "${inl[um-$op-$size]:-0}" >"$tmp/um.json" || true
-	keep "$tmp/um.json"
+		--inline "${inl[qm-$QP-$op-$size]:-0}" >"$tmp/qm.json" || true
+	keep "$tmp/qm.json"
 	fig=$(jget 'd["results"][0]["throughput"]["messages_per_second"] / 1e6' \
-		<"$tmp/um.json")
+		<"$tmp/qm.json")
+	[ "$QP" != ud ] || echo "ud $size B: rdmaperf's loss" \
+		"$(jget 'd["results"][0].get("loss")' <"$tmp/qm.json")"
 }
+
+# --qp ud (issue 38) against perftest's -c UD, the same way as uc(): the
+# 2 B send latency (UD's and RC's in the same rounds), and the send
+# message rate at 2 B and at the path MTU (UD's largest message), depth
+# 128, batched as perftest batches. Both figures are the sender's (a UD
+# send completes once it has left); rdmaperf's loss (sent against what
+# its server received) is printed beside each of its runs, perftest does
+# not report one.
+ud() { qp_rounds ud send; }
 
 echo "# rdmaperf $("$RP" --version 2>/dev/null | head -n 1) vs" \
 	"perftest on $DEV ($ADDR)"
@@ -573,7 +593,7 @@ echo "# rdmaperf $("$RP" --version 2>/dev/null | head -n 1) vs" \
 # RP_BENCH_ONLY to both) are left to it.
 for section in $ONLY; do
 	case $section in
-	sweep | streams | ops | lat | msgrate | floor | uc) "$section"; echo ;;
+	sweep | streams | ops | lat | msgrate | floor | uc | ud) "$section"; echo ;;
 	rsocket | tcp) ;;
 	*) echo "bench: unknown section $section" >&2; exit 2 ;;
 	esac

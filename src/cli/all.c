@@ -10,7 +10,7 @@
 /* Can @ops run @s as asked, beside the operation? */
 static bool fits(const struct rp_xport_ops *ops, const struct rp_spec *s)
 {
-	return (!s->tos || ops->tos) && (s->qp == RP_QP_RC || ops->qp_uc) &&
+	return (!s->tos || ops->tos) && (s->qp == RP_QP_RC || ops->qp_types) &&
 	       (!s->tagged || ops->tagged) &&
 	       (s->ep_type == RP_EP_AUTO || ops->ep_types) &&
 	       (!s->srq || ops->srq) &&
@@ -44,7 +44,9 @@ int rp_cli_expand_all(struct rp_config *cfg, char *err, size_t len)
 		 s->ep_type != RP_EP_AUTO ? " on a chosen --ep-type"
 		 : s->srq		  ? " with --srq"
 					  : "",
-		 s->qp != RP_QP_RC ? " on UC queue pairs" : "",
+		 s->qp == RP_QP_UC   ? " on UC queue pairs"
+		 : s->qp == RP_QP_UD ? " on UD queue pairs"
+				     : "",
 		 s->tos ? " marked with --tos" : "",
 		 s->mem != RP_MEM_HOST ? " in --mem's memory" : "");
 	return -ENOENT;

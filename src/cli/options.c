@@ -264,8 +264,8 @@ static const struct opt opts[] = {
 	{ "mem", O_MEM, 1, rp_cli_o_mem, "KIND",
 	  "buffers: host, huge, file[:PATH], odp (rdma); default host" },
 	{ "qp", O_QP, 1, rp_cli_o_qp, "TYPE",
-	  "rdma: queue pair type, rc or uc (write, write_imm, send); default "
-	  "rc" },
+	  "rdma: queue pair type, rc, uc (write, write_imm, send) or ud "
+	  "(send, up to the MTU); default rc" },
 	{ "srq", O_SRQ, 0, rp_cli_o_srq, NULL,
 	  "rdma, send and write_imm: the server's receives come from one "
 	  "shared receive queue" },

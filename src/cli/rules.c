@@ -179,9 +179,9 @@ static bool has_tos(const struct rp_xport_ops *x)
 	return x->tos;
 }
 
-static bool has_qp_uc(const struct rp_xport_ops *x)
+static bool has_qp_types(const struct rp_xport_ops *x)
 {
-	return x->qp_uc;
+	return x->qp_types;
 }
 
 static bool has_tagged(const struct rp_xport_ops *x)
@@ -256,26 +256,43 @@ static int check_tos(struct parse *p)
 	return 0;
 }
 
-/* --qp uc: transports with a choice of queue pair (rdma), and the
- * operations UC has. */
+/* --qp uc|ud: transports with a choice of queue pair (rdma), the
+ * operations each type has, UD's one-packet messages. */
 static int check_qp(struct parse *p)
 {
-	enum rp_op op = p->cfg->test.spec.op;
+	const struct rp_spec *s = &p->cfg->test.spec;
 	char name[RP_SPEC_NAME_LEN + 16];
+	const char *q = rp_qp_name(s->qp);
 
-	if (p->cfg->test.spec.qp == RP_QP_RC)
+	if (s->qp == RP_QP_RC)
 		return 0;
-	if (lacking(p, has_qp_uc, name, sizeof(name)))
+	if (lacking(p, has_qp_types, name, sizeof(name)))
 		return rp_cli_bad(p,
-				  "--qp uc: %s has no queue pairs; the rdma "
+				  "--qp %s: %s has no queue pairs; the rdma "
 				  "transport has",
-				  name);
-	if (!(RP_QP_UC_OPS & (1u << op)))
+				  q, name);
+	if (s->qp == RP_QP_UC && !(RP_QP_UC_OPS & (1u << s->op)))
 		return rp_cli_bad(p,
 				  "--qp uc: UC has no %s (no acknowledgements: "
 				  "no RDMA read, no atomics); it does write, "
 				  "write_imm, send",
-				  rp_op_name(op));
+				  rp_op_name(s->op));
+	if (s->qp == RP_QP_UD && !(RP_QP_UD_OPS & (1u << s->op)))
+		return rp_cli_bad(p,
+				  "--qp ud: UD has no %s (datagrams: no RDMA "
+				  "write, read or atomics); it does send",
+				  rp_op_name(s->op));
+	if (s->qp == RP_QP_UD && s->bidir)
+		return rp_cli_bad(p, "--qp ud: one direction, not with --bidir "
+				     "(the server's sends would need a path "
+				     "before any datagram came)");
+	if (s->qp == RP_QP_UD && s->size_bytes > RP_QP_UD_MAX_MSG)
+		return rp_cli_bad(p,
+				  "--qp ud: a UD message is one packet: %llu "
+				  "bytes is over the largest MTU, %d (the "
+				  "path's own MTU is checked once connected)",
+				  (unsigned long long)s->size_bytes,
+				  RP_QP_UD_MAX_MSG);
 	return 0;
 }
 

@@ -207,13 +207,13 @@ int rp_cli_o_ep_type(struct parse *p, const char *arg)
 
 int rp_cli_o_qp(struct parse *p, const char *arg)
 {
-	if (!strcmp(arg, "ud") || !strcmp(arg, "xrc") || !strcmp(arg, "dc"))
+	if (!strcmp(arg, "xrc") || !strcmp(arg, "dc"))
 		return rp_cli_bad(p,
-				  "--qp %s: not built: rdmaperf runs rc and uc "
-				  "queue pairs",
+				  "--qp %s: not built: rdmaperf runs rc, uc "
+				  "and ud queue pairs",
 				  arg);
 	if (rp_qp_parse(arg, &p->cfg->test.spec.qp))
-		return rp_cli_bad(p, "--qp: %s: one of rc, uc", arg);
+		return rp_cli_bad(p, "--qp: %s: one of rc, uc, ud", arg);
 	return 0;
 }
 

@@ -250,10 +250,21 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	if (s->tagged && s->op != RP_OP_SEND)
 		return rp_spec_errf(err, errlen, "tagged is for send, not %s",
 				    rp_op_name(s->op));
-	if (s->qp == RP_QP_UC && !(RP_QP_UC_OPS & (1u << s->op)))
+	if (!(rp_qp_ops(s->qp) & (1u << s->op)))
+		return rp_spec_errf(err, errlen, "qp %s has no %s: %s",
+				    rp_qp_name(s->qp), rp_op_name(s->op),
+				    s->qp == RP_QP_UD
+					    ? "send alone"
+					    : "write, write_imm, send");
+	if (s->qp == RP_QP_UD && s->bidir)
 		return rp_spec_errf(err, errlen,
-				    "qp uc has no %s: write, write_imm, send",
-				    rp_op_name(s->op));
+				    "qp ud: one direction, not bidir");
+	if (s->qp == RP_QP_UD && s->size_bytes > RP_QP_UD_MAX_MSG)
+		return rp_spec_errf(err, errlen,
+				    "qp ud: a message is one packet, at most "
+				    "%d bytes (the largest MTU), not %llu",
+				    RP_QP_UD_MAX_MSG,
+				    (unsigned long long)s->size_bytes);
 	return validate_srq(s, err, errlen) ? -EINVAL
 					    : validate_zerocopy(s, err, errlen);
 }
@@ -329,7 +340,14 @@ static const char *const wait_names[RP_WAIT__COUNT] = {
 	[RP_WAIT_EVENT] = "event",
 };
 
-static const char *const qp_names[RP_QP__COUNT] = { "rc", "uc" };
+static const char *const qp_names[RP_QP__COUNT] = { "rc", "uc", "ud" };
+
+unsigned int rp_qp_ops(enum rp_qp q)
+{
+	return q == RP_QP_UC   ? RP_QP_UC_OPS
+	       : q == RP_QP_UD ? RP_QP_UD_OPS
+			       : ~0u;
+}
 
 static const char *const ep_type_names[RP_EP__COUNT] = { "auto", "msg", "rdm" };
 

@@ -42,8 +42,9 @@ enum rp_op {
 enum rp_wait { RP_WAIT_BUSY, RP_WAIT_EVENT, RP_WAIT__COUNT };
 
 /* The queue pair's transport type (--qp), perftest's -c: reliable or
- * unreliable connected. The rdma transport alone has a choice. */
-enum rp_qp { RP_QP_RC, RP_QP_UC, RP_QP__COUNT };
+ * unreliable connected, unreliable datagram. The rdma transport alone has
+ * a choice. */
+enum rp_qp { RP_QP_RC, RP_QP_UC, RP_QP_UD, RP_QP__COUNT };
 
 /* The libfabric endpoint type (--ep-type, ofi): auto lets the server pick
  * (FI_EP_MSG where the provider's grants the test, else FI_EP_RDM). */
@@ -168,8 +169,17 @@ int rp_op_parse(const char *s, enum rp_op *out);
  * no RDMA read and no atomics (their responses need RC). */
 #define RP_QP_UC_OPS                                                           \
 	((1u << RP_OP_WRITE) | (1u << RP_OP_WRITE_IMM) | (1u << RP_OP_SEND))
+/* UD has sends alone, each message one packet: at most the path MTU, of
+ * which the largest there is is 4096 bytes. */
+#define RP_QP_UD_OPS	 (1u << RP_OP_SEND)
+#define RP_QP_UD_MAX_MSG 4096
+/* UD: a ping with no answer within this many ms is counted lost */
+#define RP_UD_PING_MS 200
 
-/** rp_qp_name - "rc", "uc"; "unknown" when out of range. */
+/** rp_qp_ops - the operations (bits of enum rp_op) queue pairs @q have. */
+unsigned int rp_qp_ops(enum rp_qp q);
+
+/** rp_qp_name - "rc", "uc", "ud"; "unknown" when out of range. */
 const char *rp_qp_name(enum rp_qp q);
 
 /** rp_qp_parse - inverse of rp_qp_name. Return: 0 or -EINVAL. */

@@ -100,6 +100,9 @@ static const struct csv_col csv_cols[] = {
 	{ "file_access", "file.access" },
 	{ "file_size", "file.file_size" },
 	{ "file_fsync_every", "file.fsync_every" },
+	{ "loss_sent", "loss.sent" },
+	{ "loss_lost", "loss.lost" },
+	{ "pings_lost", "loss.pings_lost" },
 };
 
 #define N_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))

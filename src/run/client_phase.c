@@ -184,6 +184,11 @@ static int run_latency(struct client *c)
 	cJSON_Delete(done);
 	if (err)
 		return err;
+	if (r->spec.qp == RP_QP_UD) { /* pings lost are not samples */
+		r->has_loss = true;
+		r->pings = es.out.messages;
+		r->pings_lost = es.out.lost;
+	}
 	rp_hist_summarize(c->scratch, &r->rtt);
 	r->unloaded_halved =
 		rp_op_info(r->spec.op)->rtt_halved && !c->ops->local;
@@ -469,6 +474,11 @@ static int bandwidth_results(struct client *c, struct traffic *t)
 	client_cpu(c, t, r->flow.bytes);
 	if (has_done)
 		server_side(&done, &r->server);
+	if (has_done && r->spec.qp == RP_QP_UD) { /* what did not arrive */
+		r->has_loss = r->has_loss_sent = true;
+		r->loss_sent = r->client.messages;
+		r->loss_arrived = r->server.messages;
+	}
 	err = check_server_counts(c);
 	if (err)
 		return err;

@@ -405,18 +405,26 @@ int rp_engine_latency(struct rp_engine_stream *es,
 		      const struct rp_engine_opts *o)
 {
 	struct rp_stream *s = es->s;
-	uint64_t i, t0, t1 = rp_clock_ns(), stall = stall_ns(o);
+	uint64_t i, t0, t1 = rp_clock_ns(), stall = stall_ns(o), answered = t1;
 	struct rp_hist_stage stage;
 	int err = 0;
 
 	stage.n = 0;
 	es->out.first_post_ns = t1;
+	es->out.lost = 0;
 	for (i = 0; i < o->iterations && !interrupted(o); i++) {
 		t0 = rp_clock_ns();
 		err = s->ops->ping(s, i, t0 + stall);
+		if (err == RP_PING_LOST) { /* counted; lost for long: a stall */
+			es->out.lost++;
+			err = t0 - answered > stall ? -ETIMEDOUT : 0;
+			if (err)
+				break;
+			continue;
+		}
 		if (err)
 			break;
-		t1 = rp_clock_ns();
+		t1 = answered = rp_clock_ns();
 		if (es->hist)
 			rp_hist_stage_put(&stage, es->hist, t1 - t0);
 	}

@@ -24,6 +24,9 @@ struct rp_phase_out {
 	uint64_t backlogged;  /* ops due while the queue was full */
 	uint64_t max_backlog; /* most ops due and not yet posted at once */
 	uint64_t unsent;      /* due before the phase's end, never posted */
+	/* Latency phase: pings the transport said were lost (RP_PING_LOST:
+	 * UD), among messages; they have no sample */
+	uint64_t lost;
 };
 
 /** One stream an engine drives, and where its figures go. */

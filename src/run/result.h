@@ -120,6 +120,13 @@ struct rp_result {
 	bool unloaded_halved;		      /* unloaded = rtt / 2 */
 	struct rp_side client;
 	struct rp_side server;
+	/* --qp ud: nothing is acknowledged. Of the client's direction, what
+	 * the client sent and what reached the server (throughput phase,
+	 * has_loss_sent); the pings and those with no answer (latency) */
+	bool has_loss;
+	bool has_loss_sent;
+	uint64_t loss_sent, loss_arrived;
+	uint64_t pings, pings_lost;
 	cJSON *client_info; /* the transports' local_info, owned: an array,
 			     * one object per stream */
 	cJSON *server_info;

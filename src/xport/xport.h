@@ -209,6 +209,9 @@ struct rp_stream {
  * initiator completed that have not arrived (rp_stream.due). */
 #define RP_DRAIN_MS 5000
 
+/* ping(): the ping or its answer was lost (UD), see rp_xport_ops.ping. */
+#define RP_PING_LOST 1
+
 /* A responder in the latency phase spins for the next ping; after this
  * long without one, the client has gone quiet: it naps between looks. */
 #define RP_LAT_IDLE_NS (20ULL * 1000000ULL)
@@ -250,9 +253,9 @@ struct rp_xport_ops {
 	/** The kinds of memory (RP_MEM_BIT of each, platform/mem.h) its
 	 *  message buffers can be, --mem; 0: host memory alone. */
 	uint32_t mem_kinds;
-	/** It can run --qp uc (unreliable connected queue pairs); a client
-	 *  refuses --qp uc with any transport that cannot. */
-	bool qp_uc;
+	/** It can run --qp uc and ud (unreliable connected queue pairs,
+	 *  datagrams); a client refuses them with any transport that cannot. */
+	bool qp_types;
 	/** It can send tagged messages, --tagged (ofi: fi_tsend). */
 	bool tagged;
 	/** It has a choice of endpoint type, --ep-type (ofi). */
@@ -323,7 +326,9 @@ struct rp_xport_ops {
 		     struct rp_side_stats *st);
 	/** Initiator: one ping-pong round trip (depth 1), spinning or asleep
 	 *  as spec.wait says, giving up with -ETIMEDOUT at @deadline_ns
-	 *  (rp_clock_ns time). */
+	 *  (rp_clock_ns time). An unreliable transport (--qp ud) may return
+	 *  RP_PING_LOST instead: no answer came in its own time, nothing of
+	 *  the ping is left in flight, the next may go. */
 	int (*ping)(struct rp_stream *s, uint64_t seq, uint64_t deadline_ns);
 	/** Initiator: post @count operations numbered @seq.. (fewer than the
 	 *  queue depth are in flight: the engine guarantees it). Operation

@@ -4,8 +4,10 @@
 --qp on this host, which has no RDMA device (the guest runs UC itself:
 tests/vm/guest_qp.py): what is refused before anything connects, exit 2
 and one line: a transport without queue pairs, an operation UC lacks, a
-type rdmaperf does not run, a misspelt one, --qp on the server; and -x all
-with --qp uc keeps the transports that have queue pairs, here none.
+type rdmaperf does not run, a misspelt one, --qp on the server, UD's
+operations other than send and a UD size over the largest MTU (a sweep's
+largest point); and -x all with --qp uc keeps the transports that have
+queue pairs, here none.
 --srq too: a transport without shared receive queues, an operation that
 takes no receives, --bidir, UC, a size out of range; the guest runs it
 (tests/vm/guest_srq.py).
@@ -30,10 +32,22 @@ def test_refused(binary):
     for op in ("read", "fetch_add", "cmp_swap"):
         usage_error(binary, C + ["-x", "rdma", "--qp", "uc", "-o", op],
                     "--qp uc: UC has no %s" % op)
-    usage_error(binary, C + ["-x", "rdma", "--qp", "ud"],
-                "--qp ud: not built")
+    usage_error(binary, C + ["-x", "rdma", "--qp", "xrc"],
+                "--qp xrc: not built")
     usage_error(binary, C + ["-x", "rdma", "--qp", "RC"],
-                "--qp: RC: one of rc, uc")
+                "--qp: RC: one of rc, uc, ud")
+    for op in ("write", "read", "write_imm", "fetch_add"):
+        usage_error(binary, C + ["-x", "rdma", "--qp", "ud", "-o", op],
+                    "--qp ud: UD has no %s" % op)
+    usage_error(binary, C + ["-x", "rdma", "--qp", "ud", "-o", "send",
+                             "--bidir"], "--qp ud: one direction")
+    usage_error(binary, C + ["-x", "tcp", "--qp", "ud", "-o", "send"],
+                "--qp ud: tcp has no queue pairs")
+    # one packet: over the largest MTU here, over the path's in the guest
+    usage_error(binary, C + ["-x", "rdma", "--qp", "ud", "-o", "send",
+                             "-S", "8K"], "over the largest MTU, 4096")
+    usage_error(binary, C + ["-x", "rdma", "--qp", "ud", "-o", "send",
+                             "-S", "1K,64K"], "65536 bytes is over")
     usage_error(binary, ["-s", "--qp", "uc"], "--qp is the client's")
     # rc is the default, and said explicitly changes nothing
     r = run(binary, ["--loopback", "-x", "tcp", "--qp", "rc", "-S", "64",

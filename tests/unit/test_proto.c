@@ -697,7 +697,20 @@ static void test_spec_qp(void **state)
 			     0);
 	assert_non_null(strstr(err, "tagged is for send, not write"));
 	cJSON_DeleteItemFromObject(obj, "tagged");
+	/* ud: send alone, one packet (4096 bytes at most) */
 	cJSON_ReplaceItemInObject(obj, "qp", cJSON_CreateString("ud"));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "qp ud has no write: send alone"));
+	cJSON_ReplaceItemInObject(obj, "op", cJSON_CreateString("send"));
+	cJSON_ReplaceItemInObject(obj, "size", cJSON_CreateNumber(4096));
+	assert_int_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)), 0);
+	assert_int_equal(out.qp, RP_QP_UD);
+	cJSON_ReplaceItemInObject(obj, "size", cJSON_CreateNumber(8192));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "qp ud: a message is one packet"));
+	cJSON_ReplaceItemInObject(obj, "qp", cJSON_CreateString("xrc"));
 	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
 			     0);
 	cJSON_Delete(obj);

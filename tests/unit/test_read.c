@@ -519,6 +519,37 @@ static void test_cpu(void **state)
 	round_trip(&cfg, res, 2);
 }
 
+/* --qp ud: the loss comes back whole, and the text says it (over a
+ * transport's points; here one each): the messages that did not arrive,
+ * the pings unanswered; a point without a throughput phase has pings
+ * alone. */
+static void test_loss(void **state)
+{
+	char *t;
+
+	(void)state;
+	good_result(&res[1], "rdma", 0, 1024, 16);
+	res[0].spec.qp = res[1].spec.qp = RP_QP_UD;
+	res[0].spec.op = res[1].spec.op = RP_OP_SEND;
+	res[0].has_loss = res[0].has_loss_sent = true;
+	res[0].loss_sent = 2000;
+	res[0].loss_arrived = 1887;
+	res[0].pings = 200;
+	res[0].pings_lost = 17;
+	res[1].has_loss = true;
+	res[1].pings = 100;
+	res[1].pings_lost = 3;
+	round_trip(&cfg, res, 2);
+	t = text_of(&cfg.test, res, 2);
+	assert_non_null(strstr(t, "queue pairs  UD (unreliable datagram)"));
+	assert_non_null(strstr(t, "loss         113 of 2000 messages sent did "
+				  "not arrive (5.65 %); 17 of 200 pings had "
+				  "no answer within 200 ms\n"));
+	assert_non_null(strstr(t, "loss         3 of 100 pings had no answer "
+				  "within 200 ms\n"));
+	free(t);
+}
+
 /* No results at all, and a result that failed before it started. */
 static void test_empty(void **state)
 {
@@ -1156,6 +1187,7 @@ int main(void)
 		T(test_bidir),
 		T(test_intervals),
 		T(test_cpu),
+		T(test_loss),
 		T(test_empty),
 		T(test_ns_exact),
 		T(test_fixture),

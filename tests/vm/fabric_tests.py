@@ -13,6 +13,9 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
     uc loss    --qp uc writes through 5% loss on guest 1: all complete,
                none resent (guest 1 sends the writes' packets alone),
                guest 2 receives fewer
+    ud loss    --qp ud --verify through 5% loss on guest 1: the run
+               succeeds, the loss a figure (sent, arrived, lost 1-12%),
+               pings lost counted, nothing resent (fabric_ud.py)
     reorder    netem reordering on guest 1: write, read and send the same
     verdict    the NICs say 10 Gb/s: both links' rated rate and the share
                of it; --expect bw>= a third of what the link moved passes
@@ -60,6 +63,7 @@ from e2elib import TestFailure, built_with, check, log  # noqa: E402
 import check_json  # noqa: E402
 from guest_tests import check_result  # noqa: E402
 from fabric_qos import tos_case  # noqa: E402
+from fabric_ud import ud_loss_case  # noqa: E402
 
 QUICK = "--warmup 50 --lat-iterations 200"
 # Under loss a ping-pong that loses its last packet waits out the RC
@@ -534,6 +538,7 @@ def verdict_case(c):
 
 RXE_CASES = (("ops", ops_case), ("tos", tos_case), ("verdict", verdict_case),
              ("loss", loss_case), ("uc loss", uc_loss_case),
+             ("ud loss", ud_loss_case),
              ("reorder", reorder_case),
              ("shaped", shaped_case),
              ("matrix", matrix_case), ("incast", incast_case),

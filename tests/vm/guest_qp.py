@@ -7,6 +7,13 @@ counting every send and write_imm (UC sends are paced by the receiver's
 credits, as iWARP's: nothing is lost on a lossless link); two streams
 under --wait event; the text naming the queue pairs; an operation UC lacks
 refused before anything connects.
+
+--qp ud too: send at 2 bytes and at the MTU, depths 1 and 16, --verify;
+the result's "loss" consistent with both sides' counts (a datagram may be
+dropped on one host too, where the responder falls behind: loss is a
+figure, not a failure); two streams under --wait event; a size over the
+MTU and an operation UD lacks refused before anything connects, naming
+the MTU or the operation; the text's "queue pairs" and "loss" lines.
 """
 from e2elib import check, run  # noqa: E402
 
@@ -46,9 +53,64 @@ def qp_cases(addr, client_json, check_result, quick, timeout):
         check(r.rc == 2 and "--qp uc: UC has no read" in r.err,
               lambda: r.describe())
 
+    def ud_loss(r, streams=1):
+        loss = r.get("loss") or {}
+        sent = r["messages"]
+        check(loss.get("sent") == sent and 0 < loss["arrived"] <= sent and
+              loss["lost"] == sent - loss["arrived"] and
+              loss["arrived"] == r["cpu"]["server"]["messages"] and
+              loss.get("pings_lost", -1) >= 0 and
+              loss.get("ping_timeout_ms") == 200,
+              "ud loss %r, client %d, server %r" %
+              (loss, sent, r["cpu"]["server"]["messages"]))
+        for side in ("client", "server"):
+            check(r["cpu"][side]["verify_errors"] == 0,
+                  "ud: %s verify errors" % side)
+
+    def ud_case(b, s, size, depth):
+        doc = client_json(b, s.port, ["-x", "rdma", "--qp", "ud", "-o",
+                                      "send", "-S", str(size), "-q",
+                                      str(depth), "-C", "1000",
+                                      "--verify"] + quick)
+        r = doc["results"][0]
+        check(r["ok"] and r.get("qp") == "ud" and r["size"] == size and
+              doc["config"].get("qp") == "ud",
+              "ud result %r" % {k: r.get(k) for k in ("ok", "qp", "size")})
+        ud_loss(r)
+
+    def ud_streams_event(b, s):
+        doc = client_json(b, s.port, ["-x", "rdma", "--qp", "ud", "-o",
+                                      "send", "-S", "512", "-q", "16", "-C",
+                                      "1000", "-P", "2", "--wait", "event",
+                                      "--verify"] + quick)
+        ud_loss(doc["results"][0])
+
+    def ud_text_and_refusals(b, s):
+        t = run(b, ["-c", "-a", addr, "-p", s.port, "-x", "rdma", "--qp",
+                    "ud", "-o", "send", "-S", "64", "-C", "200"] + quick,
+                timeout=timeout)
+        check(t.rc == 0 and "queue pairs  UD (unreliable datagram)" in t.out
+              and "  loss         " in t.out and "messages sent did not "
+              "arrive" in t.out, lambda: t.describe())
+        r = run(b, ["-c", "-a", addr, "-p", s.port, "-x", "rdma", "--qp",
+                    "ud", "-o", "send", "-S", "2048", "-C", "10"],
+                timeout=timeout)
+        check(r.rc == 2 and "over the path MTU of 1024 bytes (device rxe0"
+              in r.err, lambda: r.describe())
+        r = run(b, ["-c", "-a", addr, "-p", s.port, "-x", "rdma", "--qp",
+                    "ud", "-o", "write", "-C", "10"], timeout=timeout)
+        check(r.rc == 2 and "--qp ud: UD has no write" in r.err,
+              lambda: r.describe())
+
     tests = [("uc %s q%d --verify" % (op, d),
               lambda b, s, o=op, d=d: op_case(b, s, o, d))
              for op in UC_OPS for d in (1, 16)]
     tests += [("uc send -P 2 --wait event --verify", streams_event),
               ("uc text; read refused", text_and_refusal)]
+    tests += [("ud send %d B q%d --verify" % (size, d),
+               lambda b, s, z=size, d=d: ud_case(b, s, z, d))
+              for size in (2, 1024) for d in (1, 16)]
+    tests += [("ud send -P 2 --wait event --verify", ud_streams_event),
+              ("ud text; over the MTU and write refused",
+               ud_text_and_refusals)]
     return tests

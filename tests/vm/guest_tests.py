@@ -20,7 +20,8 @@ Every test runs the real binary against a real server process on rxe0
     streams      issue 8 on rdma and rsocket: a sweep over one setup (with
                  --verify), -P 4 -T 2, --bidir, --wait event for every op;
                  issue 9: -i intervals as JSON lines, with a plot; --srq's
-                 limit event and write_imm (guest_srq.py)
+                 limit event and write_imm (guest_srq.py); --qp uc --bidir and
+                 --qp ud -P 2 -T 2, both waits
     robust       issue 10 on verbs: the server's RDMA resources, descriptors
                  and memory after a hundred tests; a client SIGKILLed or
                  SIGSTOPped mid-test, the server SIGSTOPped mid ping-pong,
@@ -529,10 +530,30 @@ def streams(binary):
     for op in ("send", "write"):
         tests.append(("rdma --qp uc %s -P 2 --bidir --wait event" % op,
                       lambda b, s, o=op: uc_bidir_case(b, s, o)))
+    # UD (guest_qp.py in verbs_ops) too: its address handles, GRHs and
+    # lost-ping path across streams and threads, under the sanitizers
+    for wait in ("busy", "event"):
+        tests.append(("rdma --qp ud send -P 2 -T 2 --wait %s" % wait,
+                      lambda b, s, w=wait: ud_streams_case(b, s, w)))
     # --srq's limit event and write_imm (guest_srq.py) here, so that the
     # sanitizer suite runs the shared queue across streams and threads
     tests.extend(srq_cases(client_json, check_result, QUICK, log)[1:])
     return tests
+
+
+def ud_streams_case(b, s, wait):
+    doc = client_json(b, s.port, ["-x", "rdma", "--qp", "ud", "-o", "send",
+                                  "-S", "1024", "-q", "8", "-C", "300", "-P",
+                                  "2", "-T", "2", "--wait", wait,
+                                  "--verify"] + QUICK)
+    r = doc["results"][0]
+    loss = r.get("loss") or {}
+    check(r["ok"] and r.get("qp") == "ud" and loss.get("sent") == 600 and
+          0 < loss["arrived"] == r["cpu"]["server"]["messages"] and
+          loss["lost"] == 600 - loss["arrived"] and
+          r["cpu"]["server"]["verify_errors"] == 0,
+          "ud -P 2 -T 2: %r" % {k: r.get(k) for k in ("ok", "qp", "loss",
+                                                      "cpu")})
 
 
 def uc_bidir_case(b, s, op):

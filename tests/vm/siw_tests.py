@@ -3,7 +3,7 @@
 vm.siw: the rdma transport on Soft-iWARP (siw0, rxe-run --siw), what
 iWARP has: write and read over sizes 1 B, 4 KiB and 1 MiB at depth 1 and
 16 with --verify (a sweep each), send at each of those sizes alone with
---verify and without; write_imm, fetch_add and cmp_swap, --qp uc (iWARP
+--verify and without; write_imm, fetch_add and cmp_swap, --qp uc and ud (iWARP
 has RC queue pairs alone) and --srq (its send credits count each
 stream's own receives), refused before anything connects (the
 client: exit 2, one line naming siw0, iWARP and
@@ -127,13 +127,17 @@ def refused(b, s, op):
 
 
 def uc_refused(b, s):
-    """--qp uc: iWARP has RC queue pairs alone; refused before anything
-    connects, one line naming the device."""
-    r = run(b, ["-c", "-a", gt.ADDR, "-p", s.port, "-x", "rdma", "--qp",
-                "uc", "-o", "write", "-C", "100"], timeout=gt.TIMEOUT)
-    want = "--qp uc: device %s (iWARP) has RC queue pairs alone" % DEV
-    check(r.rc == 2 and want in r.err and r.err.count("\n") == 1,
-          lambda: "want exit 2 and one line %r:\n%s" % (want, r.describe()))
+    """--qp uc and ud: iWARP has RC queue pairs alone; refused before
+    anything connects, one line naming the device."""
+    for qp, op in (("uc", "write"), ("ud", "send")):
+        r = run(b, ["-c", "-a", gt.ADDR, "-p", s.port, "-x", "rdma", "--qp",
+                    qp, "-o", op, "-S", "256", "-C", "100"],
+                timeout=gt.TIMEOUT)
+        want = "--qp %s: device %s (iWARP) has RC queue pairs alone" % (qp,
+                                                                       DEV)
+        check(r.rc == 2 and want in r.err and r.err.count("\n") == 1,
+              lambda: "want exit 2 and one line %r:\n%s" %
+              (want, r.describe()))
 
 
 def srq_refused(b, s):
@@ -236,7 +240,7 @@ def siw(binary):
                       lambda b, s: sweep(b, s, "write", 16, False)))
     for op in ("write_imm", "fetch_add", "cmp_swap"):
         tests.append(("%s refused" % op, lambda b, s, o=op: refused(b, s, o)))
-    tests.append(("--qp uc refused", uc_refused))
+    tests.append(("--qp uc and ud refused", uc_refused))
     tests.append(("--srq refused", srq_refused))
     tests += [("the server refuses at SETUP", server_refuses),
               ("rdma,rsocket,tcp table; -x all", table)]

@@ -318,6 +318,32 @@ static cJSON *zerocopy_json(const struct rp_result *r)
 	return z;
 }
 
+/* --qp ud: what the client sent and what arrived, the pings unanswered. */
+static cJSON *loss_json(const struct rp_result *r)
+{
+	cJSON *l = cJSON_CreateObject();
+	uint64_t lost = r->loss_sent > r->loss_arrived
+				? r->loss_sent - r->loss_arrived
+				: 0;
+
+	if (!l)
+		return NULL;
+	if (r->has_loss_sent) {
+		rp_report_num(l, "sent", (double)r->loss_sent);
+		rp_report_num(l, "arrived", (double)r->loss_arrived);
+		rp_report_num(l, "lost", (double)lost);
+		rp_report_num(l, "ratio",
+			      r->loss_sent ? (double)lost / (double)r->loss_sent
+					   : 0.0);
+	}
+	if (r->has_unloaded) {
+		rp_report_num(l, "pings", (double)r->pings);
+		rp_report_num(l, "pings_lost", (double)r->pings_lost);
+		cJSON_AddNumberToObject(l, "ping_timeout_ms", RP_UD_PING_MS);
+	}
+	return l;
+}
+
 static cJSON *error_json(const struct rp_result *r)
 {
 	cJSON *e = cJSON_CreateObject();
@@ -459,6 +485,8 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 	rp_report_add_or_null(o, "cpu", r->has_bandwidth, cpu_json(r));
 	if (r->spec.zerocopy)
 		cJSON_AddItemToObject(o, "zerocopy", zerocopy_json(r));
+	if (r->has_loss)
+		cJSON_AddItemToObject(o, "loss", loss_json(r));
 	info_json(r, o);
 	rated_json(r, o);
 	counters_json(r, o);

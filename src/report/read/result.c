@@ -254,6 +254,19 @@ static void zerocopy_read(const cJSON *z, struct rp_result *r)
 	rp_zc_from_json(rp_read_get(z, "server"), &r->server.zc);
 }
 
+/* --qp ud: what was sent and arrived, the pings lost (json/doc.c). */
+static void loss_read(const cJSON *l, struct rp_result *r)
+{
+	r->has_loss = cJSON_IsObject(l);
+	if (!r->has_loss)
+		return;
+	r->has_loss_sent = cJSON_IsNumber(rp_read_get(l, "sent"));
+	r->loss_sent = rp_read_u64(l, "sent", RP_JSON_MAX_EXACT);
+	r->loss_arrived = rp_read_u64(l, "arrived", RP_JSON_MAX_EXACT);
+	r->pings = rp_read_u64(l, "pings", RP_JSON_MAX_EXACT);
+	r->pings_lost = rp_read_u64(l, "pings_lost", RP_JSON_MAX_EXACT);
+}
+
 /* A side's transport information: every stream's ("X_streams"), else the
  * one object ("X_transport") as it was: what the writer prints again. */
 static int info_read(const cJSON *o, const char *one, const char *all,
@@ -352,6 +365,7 @@ int rp_read_result(const struct rp_reader *l, const cJSON *o,
 	side_read(rp_read_get(cpu, "client"), &r->client);
 	side_read(rp_read_get(cpu, "server"), &r->server);
 	zerocopy_read(rp_read_get(o, "zerocopy"), r);
+	loss_read(rp_read_get(o, "loss"), r);
 	if (extras_read(o, r))
 		return no_memory(l);
 	if (info_read(o, "client_transport", "client_streams",

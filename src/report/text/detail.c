@@ -208,7 +208,49 @@ void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 		fprintf(f, "  queue pairs  UC (unreliable connected): no "
 			   "acknowledgements; a send or write completes once "
 			   "sent\n");
+	if (s && s->qp == RP_QP_UD)
+		fprintf(f,
+			"  queue pairs  UD (unreliable datagram): one packet "
+			"a message, none acknowledged; a send completes once "
+			"sent\n");
+	rp_report_text_loss(f, res, n);
 	rp_report_text_srq(f, res, n);
+}
+
+/* --qp ud: what the client sent and did not arrive, over the points. */
+void rp_report_text_loss(FILE *f, const struct rp_result *res, size_t n)
+{
+	uint64_t sent = 0, got = 0, pings = 0, plost = 0;
+	bool on = false, bw = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!res[i].has_loss)
+			continue;
+		on = true;
+		bw |= res[i].has_loss_sent;
+		sent += res[i].loss_sent;
+		got += res[i].loss_arrived < res[i].loss_sent
+			       ? res[i].loss_arrived
+			       : res[i].loss_sent;
+		pings += res[i].pings;
+		plost += res[i].pings_lost;
+	}
+	if (!on)
+		return;
+	fprintf(f, "  loss         ");
+	if (bw)
+		fprintf(f,
+			"%llu of %llu messages sent did not arrive (%.3g %%)",
+			(unsigned long long)(sent - got),
+			(unsigned long long)sent,
+			sent ? 100.0 * (double)(sent - got) / (double)sent
+			     : 0.0);
+	if (pings)
+		fprintf(f, "%s%llu of %llu pings had no answer within %d ms",
+			bw ? "; " : "", (unsigned long long)plost,
+			(unsigned long long)pings, RP_UD_PING_MS);
+	fputc('\n', f);
 }
 
 /* --srq: the server's shared receive queue, and its limit reached over

@@ -98,6 +98,10 @@ void rp_report_text_streams(FILE *f, const struct rp_result *r);
 void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n);
 void rp_report_text_srq(FILE *f, const struct rp_result *res, size_t n);
 
+/** rp_report_text_loss - --qp ud: messages sent that did not arrive, pings
+ *  without an answer, over the @n results. */
+void rp_report_text_loss(FILE *f, const struct rp_result *res, size_t n);
+
 /** rp_report_text_zerocopy - --zerocopy: one line, the zero-copy sends of
  *  the @n results (both sides) and how many the kernel copied anyway;
  *  nothing when it was off. */

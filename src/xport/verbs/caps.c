@@ -156,6 +156,10 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		ret = rv_qp_check(id->verbs, spec->qp, why);
 	if (!ret && id && id->verbs)
 		ret = rv_srq_check(id->verbs, spec->srq, why);
+	if (!ret && id && id->verbs && spec->qp == RP_QP_UD &&
+	    rv_ud_mtu(id->verbs, id->port_num, spec->size_bytes, NULL,
+		      &ignored) == -EMSGSIZE) /* a usage error: exit 2 */
+		ret = rp_errf(why, -EOPNOTSUPP, "%s", ignored.msg);
 	if (id)
 		rdma_destroy_id(id);
 	if (ch)

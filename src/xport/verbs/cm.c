@@ -61,8 +61,9 @@ int rv_create_id(struct rdma_event_channel *ch, struct rdma_cm_id **id,
 		.ai_port_space = RDMA_PS_IB,
 	};
 
-	if (qp == RP_QP_RC) {
-		if (rdma_create_id(ch, id, ctx, RDMA_PS_TCP))
+	if (qp != RP_QP_UC) { /* RC: the TCP port space, UD: the UDP one */
+		if (rdma_create_id(ch, id, ctx,
+				   qp == RP_QP_UD ? RDMA_PS_UDP : RDMA_PS_TCP))
 			return rv_fail(e, "rdma_create_id");
 		return bind && rdma_bind_addr(*id, (struct sockaddr *)bind)
 			       ? rv_fail(e, "rdma_bind_addr")

@@ -45,10 +45,10 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 	/* UC's id comes bound (cm.c): to any address of the server's
 	 * family, which the resolution below makes the route's */
 	any.ss_family = (sa_family_t)ai->ai_family;
-	ret = rv_create_id(
-		s->ch, &s->id, s, s->base.spec.qp,
-		s->base.spec.qp == RP_QP_RC ? NULL : (struct sockaddr *)&any,
-		e);
+	ret = rv_create_id(s->ch, &s->id, s, s->base.spec.qp,
+			   s->base.spec.qp == RP_QP_UC ? (struct sockaddr *)&any
+						       : NULL,
+			   e);
 	if (!ret && rdma_resolve_addr(s->id, NULL, ai->ai_addr,
 				      rv_cm_timeout_ms(deadline_ns)))
 		ret = rv_fail(e, "rdma_resolve_addr");
@@ -108,7 +108,8 @@ static int rv_connect_stream(struct rv_stream *s, const char *host,
 	if (!ret)
 		ret = rv_setup(s);
 	if (!ret)
-		ret = rv_client_connect(s, token, deadline_ns);
+		ret = rv_ud(s) ? rv_ud_connect(s, token, deadline_ns)
+			       : rv_client_connect(s, token, deadline_ns);
 	return ret;
 }
 

@@ -131,6 +131,9 @@ int rv_listen(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		ret = rv_qp_check(l->id->verbs, spec->qp, why);
 	if (!ret && l->id->verbs)
 		ret = rv_srq_check(l->id->verbs, spec->srq, why);
+	if (!ret && l->id->verbs && spec->qp == RP_QP_UD)
+		ret = rv_ud_mtu(l->id->verbs, l->id->port_num, spec->size_bytes,
+				NULL, why);
 	if (ret)
 		goto out_id;
 	*out = &l->base;
@@ -222,6 +225,8 @@ static int rv_accept_stream(struct rv_stream *s,
 		rdma_reject(s->id, NULL, 0);
 		return ret;
 	}
+	if (rv_ud(s))
+		return rv_ud_accept(s);
 	cp.responder_resources = rv_min_u8(req->initiator_depth, s->rd_atom);
 	cp.initiator_depth = rv_min_u8(req->responder_resources, s->init_atom);
 	if (rdma_accept(s->id, &cp))

@@ -74,7 +74,7 @@ int rv_local_info(struct rp_stream *bs, cJSON *info)
 		ok = rv_add_num(info, "gid_index", s->gid_index);
 	if (ok)
 		ok = rv_add_placement(s, info) && !rv_credits_info(s, info) &&
-		     !rv_srq_info(s, info);
+		     !rv_srq_info(s, info) && !rv_ud_info(s, info);
 	return ok ? 0 : rp_stream_fail(bs, -ENOMEM, "out of memory");
 }
 
@@ -121,6 +121,7 @@ int rv_set_peer(struct rp_stream *bs, const cJSON *info)
 	s->peer_addr = addr;
 	s->peer_rkey = (uint32_t)rkey;
 	s->peer_len = len;
-	rv_set_remote(s);
-	return rv_credits_peer(s, info);
+	if (!rv_ud(s)) /* UD: aimed through its address handle (ud.c) */
+		rv_set_remote(s);
+	return rv_ud_peer(s, info) ? -EPROTO : rv_credits_peer(s, info);
 }

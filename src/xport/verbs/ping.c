@@ -173,6 +173,8 @@ int rv_ping_echo(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns)
 	bool signaled;
 	int ret;
 
+	if (rv_ud(s))
+		return rv_ping_ud(s, seq, deadline_ns);
 	ret = rv_post_echo_recv(s);
 	if (!ret)
 		ret = rv_ping_post_some(s, rv_prep(s, 0, seq), &signaled);

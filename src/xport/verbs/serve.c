@@ -146,7 +146,7 @@ static int rv_serve_wc(struct rv_stream *s, enum rp_phase phase,
 		       struct rp_side_stats *st)
 {
 	bool in_recv = s->op->recv_data;
-	uint32_t len = in_recv ? wc->byte_len : (uint32_t)s->size;
+	uint32_t len = in_recv ? rv_recv_len(s, wc) : (uint32_t)s->size;
 	uint64_t addr;
 	int ret;
 
@@ -157,13 +157,20 @@ static int rv_serve_wc(struct rv_stream *s, enum rp_phase phase,
 				      "a receive completed with an unknown "
 				      "wr_id %" PRIu64,
 				      (uint64_t)wc->wr_id);
+	if (rv_ud_stray(s, wc)) { /* not counted, not echoed */
+		rv_chain_recv(s, &s->rwr[wc->wr_id]);
+		return 0;
+	}
 	st->messages++;
 	st->bytes += len;
 	if (s->base.spec.verify)
 		rv_check_recv(s, phase, wc, st);
 	if (phase == RP_PHASE_LATENCY) {
-		addr = in_recv ? s->rsge[wc->wr_id].addr : (uintptr_t)s->buf;
-		ret = rv_echo(s, addr, len, wc->imm_data, stop);
+		addr = in_recv ? rv_recv_sge(s, wc->wr_id)->addr
+			       : (uintptr_t)s->buf;
+		ret = rv_ud(s) ? rv_ud_reply_to(s, wc) : 0;
+		if (!ret)
+			ret = rv_echo(s, addr, len, wc->imm_data, stop);
 		if (ret)
 			return ret;
 	}
@@ -235,7 +242,10 @@ static int rv_drain_due(struct rp_stream *const *bs, unsigned int n,
 			struct rp_side_stats *st, struct pollfd *fds)
 {
 	struct timespec ts = { .tv_nsec = RV_IDLE_NS / 10 };
-	uint64_t end = rp_clock_ns() + RP_DRAIN_MS * 1000000ULL;
+	/* UD: what is missing by then was lost, and counts as such */
+	uint64_t end = rp_clock_ns() +
+		       (rv_ud(rv_of(bs[0])) ? RV_UD_DRAIN_MS : RP_DRAIN_MS) *
+			       1000000ULL;
 	int ret = 0;
 
 	while (ret >= 0 && rv_short(bs, n, st) && rp_clock_ns() < end) {

@@ -97,8 +97,11 @@ static int rv_query_limits(struct rv_stream *s)
 	 * leaves reads and atomics waiting forever (seen on rxe). */
 	s->rd_atom = rv_min_atom(a.max_qp_rd_atom);
 	s->init_atom = rv_min_atom(a.max_qp_init_rd_atom);
-	if (s->base.spec.qp == RP_QP_UC) /* no reads, no atomics */
+	if (s->base.spec.qp != RP_QP_RC) /* no reads, no atomics */
 		s->rd_atom = s->init_atom = 0;
+	if (rv_ud(s)) /* one packet a message */
+		return rv_ud_mtu(s->id->verbs, s->id->port_num, s->slot_bytes,
+				 &s->mtu_bytes, &s->base.err);
 	return 0;
 }
 
@@ -128,12 +131,13 @@ static int rv_create_qp(struct rv_stream *s)
 		memset(&a, 0, sizeof(a));
 		a.send_cq = s->scq;
 		a.recv_cq = s->rcq;
-		a.qp_type =
-			s->base.spec.qp == RP_QP_UC ? IBV_QPT_UC : IBV_QPT_RC;
+		a.qp_type = s->base.spec.qp == RP_QP_UC	  ? IBV_QPT_UC
+			    : s->base.spec.qp == RP_QP_UD ? IBV_QPT_UD
+							  : IBV_QPT_RC;
 		a.cap.max_send_wr = s->sq_size;
 		a.cap.max_recv_wr = s->srq ? 0 : s->nrecv;
 		a.cap.max_send_sge = 1;
-		a.cap.max_recv_sge = s->srq ? 0 : 1;
+		a.cap.max_recv_sge = s->srq ? 0 : rv_ud(s) ? 2 : 1;
 		a.srq = s->srq ? rv_srq_queue(s->srq) : NULL;
 		a.cap.max_inline_data = want;
 		if (rdma_create_qp(s->id, s->pd, &a) == 0)
@@ -182,6 +186,9 @@ static int rv_create_buffer(struct rv_stream *s)
 			      ? 1
 			      : rv_span_slots(s, side->slots)) *
 		     s->slot_bytes;
+	s->grh_off = s->buf_len; /* UD: a GRH area per receive, after */
+	if (rv_ud(s))
+		s->buf_len += (size_t)s->nrecv * RV_GRH_BYTES;
 	err = rp_mem_map(&s->mem, kind, s->mem_path, s->buf_len, &s->base.err);
 	if (err)
 		return err;

@@ -45,6 +45,8 @@ static void rv_free_verbs(struct rv_stream *s)
 {
 	if (s->qp)
 		rdma_destroy_qp(s->id);
+	if (s->ah)
+		ibv_destroy_ah(s->ah);
 	if (s->mr)
 		ibv_dereg_mr(s->mr);
 	rp_mem_unmap(&s->mem);
@@ -84,7 +86,7 @@ void rv_close(struct rp_stream *bs)
 	if (!bs)
 		return;
 	s = rv_of(bs);
-	if (s->connected)
+	if (s->connected && !rv_ud(s)) /* UD: nothing to disconnect */
 		rv_disconnect(s);
 	rv_stream_free(s);
 }

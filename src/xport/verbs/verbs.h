@@ -2,7 +2,8 @@
 /*
  * The "rdma" transport's private header: one connected queue pair per
  * stream (RC, or UC with --qp uc: its id is made in rdma_cm's IB port
- * space, cm.c), set up with rdma_cm, driven with libibverbs.
+ * space, cm.c; or UD with --qp ud, ud.c), set up with rdma_cm, driven with
+ * libibverbs.
  *
  *   Server                                        Client
  *   listen: bind port 0, rdma_listen
@@ -92,7 +93,10 @@
 #define RV_LATE_LAPS	8	/* write_imm: later laps a slot may hold */
 #define RV_IDLE_NS	1000000 /* quiet initiator: sleep between stop checks */
 #define RV_IDLE_MAX_MS	100	/* idle responder: the longest wait on stop */
-#define RV_EVENT_MS	5 /* --wait event responder: sleep between checks */
+#define RV_EVENT_MS	5  /* --wait event responder: sleep between checks */
+#define RV_GRH_BYTES	40 /* before every UD datagram received (ud.c) */
+#define RV_UD_PING_MS	RP_UD_PING_MS /* UD: no echo by then: lost */
+#define RV_UD_DRAIN_MS	200	      /* UD: how long the last sends may take */
 
 struct rv_srq; /* --srq (srq.c) */
 
@@ -199,7 +203,50 @@ struct rv_stream {
 	 * come from (its PD is the stream's; rwr and rsge are its) */
 	struct rv_srq *srq;
 	uint32_t srq_batches; /* batches served: when to read its events */
+	/* --qp ud (ud.c): the handle the sends go through (the client's from
+	 * rdma_cm's path, a responder's from the first ping), the peer's QP;
+	 * where the GRHs of the receives land (buf + grh_off, one each, the
+	 * first of each receive's two scatter entries) */
+	struct ibv_ah *ah;
+	uint32_t ud_qpn;
+	uint64_t ud_strays;  /* datagrams from any other QP, dropped */
+	bool ud_echo_posted; /* initiator: its echo receive is posted */
+	size_t grh_off;
 };
+
+static inline bool rv_ud(const struct rv_stream *s)
+{
+	return s->base.spec.qp == RP_QP_UD;
+}
+
+/* Receive @i's message scatter entry (UD: after its GRH's). */
+static inline const struct ibv_sge *rv_recv_sge(const struct rv_stream *s,
+						uint64_t i)
+{
+	return rv_ud(s) ? &s->rsge[2 * i + 1] : &s->rsge[i];
+}
+
+/* The message's length in completion @wc (UD: less the GRH). */
+static inline uint32_t rv_recv_len(const struct rv_stream *s,
+				   const struct ibv_wc *wc)
+{
+	return rv_ud(s) && wc->byte_len >= RV_GRH_BYTES
+		       ? wc->byte_len - RV_GRH_BYTES
+		       : wc->byte_len;
+}
+
+/* ud.c: --qp ud. */
+/* Is @size within the path MTU of @ctx's @port? Its MTU into @mtu_bytes
+ * (if not NULL); -EMSGSIZE with the MTU in @why if not. */
+int rv_ud_mtu(struct ibv_context *ctx, uint8_t port, uint64_t size,
+	      int *mtu_bytes, struct rp_err *why);
+int rv_ud_connect(struct rv_stream *s, const char *token, uint64_t deadline_ns);
+int rv_ud_accept(struct rv_stream *s);
+int rv_ud_info(const struct rv_stream *s, cJSON *info);
+int rv_ud_peer(struct rv_stream *s, const cJSON *info);
+bool rv_ud_stray(struct rv_stream *s, const struct ibv_wc *wc);
+int rv_ud_reply_to(struct rv_stream *s, const struct ibv_wc *wc);
+int rv_ping_ud(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns);
 
 /* --srq (srq.c): the server responders' shared receive queue. */
 #define RV_SRQ_POLL_BATCHES 64
@@ -340,9 +387,9 @@ int rv_cq_failed(struct rv_stream *s);
 
 /* cm.c: rdma_cm events. */
 int rv_channel_create(struct rdma_event_channel **out, struct rp_err *e);
-/* A new id on @ch for @qp's queue pairs (RC: the TCP port space; UC: the
- * IB one), bound to @bind if not NULL (UC: to any IPv4 address then).
- * Return: 0 or -errno, the reason in @e. */
+/* A new id on @ch for @qp's queue pairs (RC: the TCP port space; UD: the
+ * UDP one; UC: the IB one), bound to @bind if not NULL (UC: to any IPv4 address
+ * then). Return: 0 or -errno, the reason in @e. */
 int rv_create_id(struct rdma_event_channel *ch, struct rdma_cm_id **id,
 		 void *ctx, enum rp_qp qp, const struct sockaddr *bind,
 		 struct rp_err *e);

@@ -93,11 +93,13 @@ bool rv_recv_imm_ok(struct rv_stream *s, enum rp_phase phase,
 bool rv_recv_send_ok(struct rv_stream *s, enum rp_phase phase,
 		     const struct ibv_wc *wc, uint64_t seq)
 {
-	const uint8_t *p = (const uint8_t *)(uintptr_t)s->rsge[wc->wr_id].addr;
+	const uint8_t *p =
+		(const uint8_t *)(uintptr_t)rv_recv_sge(s, wc->wr_id)->addr;
 
 	(void)phase;
 	return (s->no_imm || (wc->wc_flags & IBV_WC_WITH_IMM)) &&
-	       wc->byte_len == s->size && !rp_payload_check(p, s->size, seq);
+	       rv_recv_len(s, wc) == s->size &&
+	       !rp_payload_check(p, s->size, seq);
 }
 
 /* The full seq of a message whose low 32 bits came as the immediate. */
@@ -120,6 +122,12 @@ void rv_check_recv(struct rv_stream *s, enum rp_phase phase,
 	s->rx_seq = seq;
 	if (!s->op->check_recv(s, phase, wc, seq))
 		st->verify_errors++;
+	/* UD: a lost datagram leaves a gap, not an error (the client counts
+	 * the loss); one path delivers in order, so a seq again or back is */
+	else if (rv_ud(s) && seq < s->rx_next)
+		st->verify_errors++;
+	if (rv_ud(s) && seq >= s->rx_next)
+		s->rx_next = seq + 1;
 }
 
 /* Initiator, after an operation on a slot completed: write, send and

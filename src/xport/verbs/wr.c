@@ -13,6 +13,8 @@
 
 static enum ibv_wr_opcode rv_opcode(const struct rv_stream *s)
 {
+	if (rv_responder(s) && rv_ud(s)) /* the ping's seq back (ud.c) */
+		return IBV_WR_SEND_WITH_IMM;
 	if (rv_responder(s))
 		return s->cchan ? s->op->event_echo : s->op->opcode;
 	if (!s->base.spec.verify)
@@ -54,19 +56,28 @@ static void rv_build_sends(struct rv_stream *s)
 
 /* Receives: a send lands in a slot each (responder) or slot 1 (initiator:
  * the echo); a write_imm's receive takes only the immediate. Each takes
- * a whole slot, whatever the point's size. */
+ * a whole slot, whatever the point's size. UD: each begins with its own
+ * GRH area (ud.c). */
 static void rv_build_recvs(struct rv_stream *s)
 {
-	uint32_t i, slot;
+	uint32_t i, slot, per = rv_ud(s) ? 2 : 1;
+	struct ibv_sge *g;
 
 	for (i = 0; i < s->nrecv; i++) {
 		slot = rv_responder(s) ? i : 1;
-		s->rsge[i].addr = (uintptr_t)(s->buf + slot * s->slot_bytes);
-		s->rsge[i].length = (uint32_t)s->slot_bytes;
-		s->rsge[i].lkey = s->mr->lkey;
+		g = &s->rsge[per * i];
+		if (rv_ud(s)) {
+			g->addr = (uintptr_t)(s->buf + s->grh_off +
+					      (size_t)i * RV_GRH_BYTES);
+			g->length = RV_GRH_BYTES;
+			g->lkey = s->mr->lkey;
+		}
+		g[per - 1].addr = (uintptr_t)(s->buf + slot * s->slot_bytes);
+		g[per - 1].length = (uint32_t)s->slot_bytes;
+		g[per - 1].lkey = s->mr->lkey;
 		s->rwr[i].wr_id = i;
-		s->rwr[i].sg_list = &s->rsge[i];
-		s->rwr[i].num_sge = s->op->recv_data ? 1 : 0;
+		s->rwr[i].sg_list = g;
+		s->rwr[i].num_sge = s->op->recv_data ? (int)per : 0;
 	}
 }
 
@@ -81,7 +92,8 @@ int rv_build_wrs(struct rv_stream *s)
 		rv_srq_wrs(s->srq, &s->rwr, &s->rsge);
 	} else {
 		s->rwr = calloc(s->nrecv, sizeof(*s->rwr));
-		s->rsge = calloc(s->nrecv, sizeof(*s->rsge));
+		s->rsge = calloc((size_t)s->nrecv * (rv_ud(s) ? 2 : 1),
+				 sizeof(*s->rsge));
 	}
 	if (atomic) /* the old value each slot's next atomic returns */
 		s->atom_next = calloc(s->max_depth, sizeof(*s->atom_next));
