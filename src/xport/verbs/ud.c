@@ -250,10 +250,10 @@ static int rv_ud_reap(struct rv_stream *s, uint32_t imm, bool *sent, bool *got)
 int rv_ping_ud(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns)
 {
 	struct ibv_send_wr *w = rv_prep(s, 0, seq);
-	uint64_t lose = rp_clock_ns() + RV_UD_PING_MS * 1000000ULL;
 	uint32_t imm = w->imm_data;
 	bool sent = false, got = false;
 	unsigned int spins = 0;
+	uint64_t now, lose = 0; /* set at the first look at the clock */
 	int ret;
 
 	ret = rv_ud_echo_recv(s);
@@ -262,24 +262,26 @@ int rv_ping_ud(struct rv_stream *s, uint64_t seq, uint64_t deadline_ns)
 	w->opcode = IBV_WR_SEND_WITH_IMM;
 	ret = rv_post_send(s, w);
 	w->opcode = s->base.spec.verify ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
-	while (!ret && !(sent && got)) {
+	while (!ret) {
 		ret = rv_ud_reap(s, imm, &sent, &got);
 		if (ret || (sent && got))
 			break;
-		if (s->cchan) {
-			ret = rv_arm_cqs(s, (sent ? 0 : RV_ARMED_SEND) |
-						    RV_ARMED_RECV);
-			if (!ret)
-				ret = rv_sleep(s, sent ? lose : deadline_ns);
-			if (ret == -ETIMEDOUT)
-				ret = 0;
-			if (ret > 0)
-				ret = 0;
-		} else if (++spins % RV_CLOCK_CHECK) {
+		/* spinning, the clock every RV_CLOCK_CHECK turns: a read can
+		 * be a system call, and one on the way to the echo delays it */
+		if (!s->cchan && ++spins % RV_CLOCK_CHECK)
 			continue;
-		}
-		if (!ret && rp_clock_ns() >= (sent ? lose : deadline_ns))
+		now = rp_clock_ns();
+		if (!lose)
+			lose = now + RV_UD_PING_MS * 1000000ULL;
+		if (now >= (sent ? lose : deadline_ns))
 			return sent ? RP_PING_LOST : -ETIMEDOUT;
+		if (!s->cchan)
+			continue;
+		ret = rv_arm_cqs(s, (sent ? 0 : RV_ARMED_SEND) | RV_ARMED_RECV);
+		if (!ret) /* all armed already: sleep */
+			ret = rv_sleep(s, sent ? lose : deadline_ns);
+		if (ret == -ETIMEDOUT || ret > 0) /* look again */
+			ret = 0;
 	}
 	if (!ret && s->base.spec.verify &&
 	    rp_payload_check(s->buf + s->slot_bytes, s->size, seq))
