@@ -7,7 +7,9 @@ carries the DSCP asked for: the client's requests and the server's
 acknowledgements and read responses (its QP takes the path from the
 client's connection request). Without --tos they carry 0, so the check can
 fail. rdma_cm's own messages (QP1, the GSI) are not the test's and are
-left out. A case of fabric_tests.py (RXE_CASES).
+left out. --qp ud the same: the client's sends through the address
+handle rdma_cm's path gave, the server's echoes through one made from a
+ping's GRH. A case of fabric_tests.py (RXE_CASES).
 """
 import os
 import struct
@@ -89,8 +91,15 @@ def tos_case(c):
           all(p[0] == 0 for w in ways.values() for p in w),
           "no --tos: RoCE packets carry TOS %r" %
           sorted(set(p[0] for w in ways.values() for p in w)))
-    for op in ("write", "read"):
-        doc, pk = captured(c, base + " -o %s --tos af41" % op)
+    # UD too: the client's address handle from rdma_cm's path (its TOS),
+    # the server's echoes through one made from a ping's GRH; 200 pings,
+    # so that the server sends as many packets as the others' checks need
+    ud = "-x rdma --qp ud -S 1024 -q 8 -C 200 --verify --warmup 10 " \
+        "--lat-iterations 200"
+    for op, args in (("write", base + " -o write"),
+                     ("read", base + " -o read"),
+                     ("ud send", ud + " -o send")):
+        doc, pk = captured(c, args + " --tos af41")
         check(doc["results"][0].get("tos") == AF41,
               "result tos %r" % doc["results"][0].get("tos"))
         ways = by_way(pk)
@@ -106,3 +115,6 @@ def tos_case(c):
              "/".join(sorted(set(str(p[0] & 3) for w in ways.values()
                                  for p in w))),
              len(cm), "/".join(sorted(set(str(p[0] >> 2) for p in cm)))))
+        if "loss" in doc["results"][0]:
+            log("  %s: loss %r, messages %r" % (op, doc["results"][0]["loss"],
+                                                doc["results"][0]["messages"]))
