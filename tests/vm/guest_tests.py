@@ -25,7 +25,8 @@ Every test runs the real binary against a real server process on rxe0
     robust       issue 10 on verbs: the server's RDMA resources, descriptors
                  and memory after a hundred tests; a client SIGKILLed or
                  SIGSTOPped mid-test, the server SIGSTOPped mid ping-pong,
-                 SIGINT to the server, --max-memory
+                 SIGINT to the server, --max-memory; --qp ud among stray
+                 datagrams (tests/vm/ud_stray.c)
     siw          Soft-iWARP (tests/vm/siw_tests.py)
     nfs          -x file: on NFS mounted over RDMA and over TCP, beside
                  -x rdma, in one table (tests/vm/nfs_tests.py)
@@ -967,6 +968,50 @@ def killed_case(binary, _srv):
              srv.log_since(mark)))
 
 
+def ud_strays_case(binary, _srv):
+    """--qp ud's queue pairs take datagrams from anyone with rdma_cm's
+    qkey: tests/vm/ud_stray (built beside verbs_smoke) sprays QP numbers 2
+    to 400 with 64-byte datagrams through two UD tests (send, 64 B,
+    --verify, a latency phase). Each succeeds, verified; the server counts
+    no more than the client sent (a stray counted would show as more; the
+    strays use up receives, so some of the client's may be lost: a
+    figure); the server's log notes a dropped stray; it serves a test
+    after them."""
+    stray = os.path.join(os.path.dirname(SMOKE or ""), "ud_stray")
+    check(SMOKE is not None and os.access(stray, os.X_OK),
+          "no ud_stray beside verbs_smoke (%r)" % stray)
+    args = ["-x", "rdma", "--qp", "ud", "-o", "send", "-S", "64", "-q", "16",
+            "-t", "1.5", "--verify", "--lat-iterations", "300", "--json"]
+    got = []
+    with RobustServer(binary) as srv:
+        sp = subprocess.Popen([stray, ADDR, "8", "64", "2", "400"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+        try:
+            for i in (1, 2):
+                r = ok_doc(verbs_client(srv, args), "UD among strays %d" % i)
+                res = r["results"][0]
+                loss = res["loss"]
+                check(loss["arrived"] <= loss["sent"] == res["messages"] and
+                      loss["lost"] == loss["sent"] - loss["arrived"] and
+                      res["cpu"]["server"]["messages"] == loss["arrived"],
+                      "UD among strays: loss %r, server %r" %
+                      (loss, res["cpu"]["server"]["messages"]))
+                got.append("%d of %d arrived, %d of %d pings lost" %
+                           (loss["arrived"], loss["sent"],
+                            loss["pings_lost"], loss["pings"]))
+        finally:
+            out, err = sp.communicate(timeout=60)
+        check(sp.returncode == 0 and "datagrams of 64 bytes" in out,
+              lambda: "ud_stray: rc %r %r %r" % (sp.returncode, out, err))
+        check("--qp ud: dropped a datagram from QP" in srv.stderr(),
+              lambda: "no stray noted in the server's log: " +
+              srv.stderr()[-1500:])
+        ok_doc(verbs_client(srv, args), "UD after the strays")
+    log("  %s; among them: %s; a test after them passed" %
+        (out.strip(), "; ".join(got)))
+
+
 def stopped_run(srv, op, bound_s, why):
     """[2b] A -C client SIGSTOPped in its throughput phase for
     STOP_HOLD_S, then SIGKILLed: the server must end the test on its own
@@ -1242,8 +1287,8 @@ def memory_case(binary, _srv):
 
 
 def robust(binary):
-    """RP_ROBUST_ONLY=resources,killed,stopped,server_stopped,sigint,memory:
-    only those."""
+    """RP_ROBUST_ONLY=resources,killed,stopped,server_stopped,sigint,memory,
+    ud_strays: only those."""
     tests = [("resources", "resources after many short tests",
               resources_case),
              ("killed", "client SIGKILLed mid-test", killed_case),
@@ -1252,12 +1297,13 @@ def robust(binary):
              ("server_stopped", "server SIGSTOPped mid ping-pong (write, "
               "send)", server_stopped_case),
              ("sigint", "SIGINT to the server mid-test", sigint_case),
-             ("memory", "a spec over --max-memory", memory_case)]
+             ("memory", "a spec over --max-memory", memory_case),
+             ("ud_strays", "--qp ud among stray datagrams", ud_strays_case)]
     only_these = os.environ.get("RP_ROBUST_ONLY")
     if not only_these and os.environ.get("ASAN_OPTIONS"):
         # the sanitizer suite: the SIGSTOP cases wait out timers the
         # first suite has proven; the rest hunt leaks and UB
-        only_these = "resources,killed,sigint,memory"
+        only_these = "resources,killed,sigint,memory,ud_strays"
     return [(name, fn) for key, name, fn in tests
             if not only_these or key in only_these.split(",")]
 

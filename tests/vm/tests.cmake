@@ -17,6 +17,10 @@ set_tests_properties(vm.selftest PROPERTIES
 # as the guest group "smoke" (tests/vm/verbs_smoke.sh runs it by hand).
 add_executable(verbs_smoke vm/verbs_smoke.c)
 target_link_libraries(verbs_smoke PRIVATE rdmaperf_core)
+# Datagrams from a queue pair no test connected, beside verbs_smoke (the
+# robust group's "ud strays" finds it there): plain libibverbs/librdmacm.
+add_executable(ud_stray vm/ud_stray.c)
+target_link_libraries(ud_stray PRIVATE PkgConfig::IBVERBS PkgConfig::RDMACM)
 
 # The Soft-RoCE groups share one boot (vm.rxe): each boot and its first
 # connection cost 15-20 s of emulated CPU, and a boot per group was 8 of
