@@ -10,13 +10,16 @@
  *              the client's sends go through that handle. The server has
  *              no path from the request; its responder answers pings
  *              through a handle made from the first ping's completion and
- *              GRH (ibv_create_ah_from_wc), to the QP it came from.
+ *              GRH (ibv_create_ah_from_wc), to the QP number the peer's
+ *              information names: a datagram from any other QP is a stray,
+ *              neither counted nor answered (rv_ud_stray).
  *   receives   a receive starts with the 40-byte GRH the device writes
  *              before every datagram: two scatter entries, the GRH into a
  *              40-byte area of its own (after the slots), the message into
  *              its slot. A completion's byte_len counts the GRH: the
  *              message is byte_len - 40 (rv_recv_len).
- *   sizes      a message is one packet: at most the path MTU (rv_ud_mtu).
+ *   sizes      a message is one packet: at most the port's active MTU,
+ *              the path's on RoCE (rv_ud_mtu).
  *   loss       nothing is acknowledged or retried: a send completes once
  *              it has left, a datagram that finds no receive posted is
  *              dropped. The responder counts what arrived, the client
