@@ -970,8 +970,9 @@ def killed_case(binary, _srv):
 
 def ud_strays_case(binary, _srv):
     """--qp ud's queue pairs take datagrams from anyone with rdma_cm's
-    qkey: tests/vm/ud_stray (built beside verbs_smoke) sprays QP numbers 2
-    to 400 with 64-byte datagrams through two UD tests (send, 64 B,
+    qkey: tests/vm/ud_stray (built beside verbs_smoke) sprays 400 QP
+    numbers from those a first test had (rxe numbers them upwards over
+    the boot) with 64-byte datagrams through two UD tests (send, 64 B,
     --verify, a latency phase). Each succeeds, verified; the server counts
     no more than the client sent (a stray counted would show as more; the
     strays use up receives, so some of the client's may be lost: a
@@ -984,7 +985,15 @@ def ud_strays_case(binary, _srv):
             "-t", "1.5", "--verify", "--lat-iterations", "300", "--json"]
     got = []
     with RobustServer(binary) as srv:
-        sp = subprocess.Popen([stray, ADDR, "8", "64", "2", "400"],
+        # rxe numbers its QPs upwards over the boot: a first test says
+        # where the numbers are, and the next tests' QPs come after them
+        first = ok_doc(verbs_client(srv, args[:-6] + ["-t", "0.2",
+                                                      "--json"]),
+                       "a UD test before the strays")["results"][0]
+        qpns = [first[k]["qpn"] for k in ("client_transport",
+                                          "server_transport")]
+        lo, hi = max(2, min(qpns) - 8), max(qpns) + 400
+        sp = subprocess.Popen([stray, ADDR, "8", "64", str(lo), str(hi)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
         try:
