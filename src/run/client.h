@@ -71,4 +71,9 @@ int client_run_local(struct client *c, const char *path, struct rp_result *res,
 /* client_phase.c */
 int client_run_point(struct client *c);
 
+/* client_counts.c: what a point added to both ends' counts, after its
+ * phases: --verify's bad messages (an error where any), --zerocopy's. */
+int client_check_verify(struct client *c);
+void client_count_zerocopy(struct client *c);
+
 #endif

@@ -507,48 +507,6 @@ static int run_bandwidth(struct client *c)
 	return err;
 }
 
-/* --verify: what this point added to both ends' counts. */
-static int check_verify(struct client *c)
-{
-	struct rp_result *r = c->res;
-	uint64_t total = 0;
-	unsigned int i;
-
-	for (i = 0; i < c->n_fwd + c->n_rev; i++)
-		total += c->ops->verify_errors(c->streams[i]);
-	r->client.verify_errors = total - c->verify_seen;
-	c->verify_seen = total;
-	if (!r->spec.verify)
-		return 0;
-	if (r->client.verify_errors || r->server.verify_errors)
-		return fail(r, -EIO, "verify",
-			    "payload check failed: %llu bad messages on the "
-			    "client, %llu on the server",
-			    (unsigned long long)r->client.verify_errors,
-			    (unsigned long long)r->server.verify_errors);
-	return 0;
-}
-
-/* --zerocopy: what this point added to both ends' counts (the server's
- * DONE holds its counts over the test). */
-static void count_zerocopy(struct client *c)
-{
-	struct rp_result *r = c->res;
-	struct rp_zc_count now;
-
-	if (!r->spec.zerocopy || !c->ops->zerocopy)
-		return;
-	rp_streams_zerocopy(c->streams, c->n_fwd + c->n_rev, &now);
-	r->client.has_zc = true;
-	r->client.zc = rp_zc_sub(&now, &c->zc_seen);
-	c->zc_seen = now;
-	if (!r->server.has_zc)
-		return;
-	now = r->server.zc;
-	r->server.zc = rp_zc_sub(&now, &c->zc_server_seen);
-	c->zc_server_seen = now;
-}
-
 /* Interrupted (SIGINT) while phase @p ran or ended: this point keeps
  * what it measured and says in which phase it stopped; the sweep ends. */
 static bool stopped(struct client *c, enum rp_phase p)
@@ -580,9 +538,9 @@ static int run_phases(struct client *c, int err)
 	if (!err && sp->bandwidth)
 		err = run_bandwidth(c);
 	if (!err)
-		count_zerocopy(c);
+		client_count_zerocopy(c);
 	if (!err)
-		err = check_verify(c);
+		err = client_check_verify(c);
 	if (!err)
 		stopped(c, RP_PHASE_BANDWIDTH);
 	return err;
