@@ -164,7 +164,7 @@ void rv_disconnect(struct rv_stream *s)
 	}
 }
 
-static int rv_mtu_bytes(enum ibv_mtu m)
+int rv_mtu_bytes(enum ibv_mtu m)
 {
 	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
 }

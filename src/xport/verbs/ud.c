@@ -37,11 +37,6 @@
 #include "platform/clock.h"
 #include "xport/verbs/verbs.h"
 
-static int rv_mtu_of(enum ibv_mtu m)
-{
-	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
-}
-
 int rv_ud_mtu(struct ibv_context *ctx, uint8_t port, uint64_t size,
 	      int *mtu_bytes, struct rp_err *why)
 {
@@ -50,7 +45,7 @@ int rv_ud_mtu(struct ibv_context *ctx, uint8_t port, uint64_t size,
 
 	if (ibv_query_port(ctx, port, &pa))
 		return rv_fail(why, "ibv_query_port");
-	mtu = rv_mtu_of(pa.active_mtu);
+	mtu = rv_mtu_bytes(pa.active_mtu);
 	if (mtu_bytes)
 		*mtu_bytes = mtu;
 	if (size <= (uint64_t)mtu)

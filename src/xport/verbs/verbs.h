@@ -399,6 +399,8 @@ int rv_expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 	      uint64_t deadline_ns, const char *what, struct rp_err *e);
 int rv_established(struct rv_stream *s, uint64_t deadline_ns, const char *what);
 void rv_disconnect(struct rv_stream *s);
+/* an ibv_mtu in bytes (0: not one) */
+int rv_mtu_bytes(enum ibv_mtu m);
 /* what the connection got: path MTU and GID; notes what could not be set */
 void rv_connected(struct rv_stream *s);
 
