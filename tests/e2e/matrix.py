@@ -52,7 +52,12 @@ TIMEOUT = 240
 def mpi_env():
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1")
+               OMPI_MCA_rmaps_base_oversubscribe="1",
+               # hwloc's PCI discovery (libpciaccess reading pci.ids with a
+               # realloc a line) costs each rank 10 s under ASan once the
+               # ranks outnumber the cores; the ranks' binding needs only
+               # the CPUs
+               HWLOC_COMPONENTS="-pci")
     if env.get("ASAN_OPTIONS"):
         # stacks that reach Open MPI's frames (tests/sanitizer/lsan.supp);
         # a smaller quarantine than ASan's 256 MiB a process, so that three

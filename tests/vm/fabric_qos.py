@@ -23,6 +23,7 @@ from e2elib import check, log  # noqa: E402
 ROCE_PORT = 4791
 GSI_QPN = 1  # the CM's queue pair: rdma_cm's REQ, REP, RTU, DREQ, DREP
 AF41 = 34 << 2
+MIN_PACKETS = 30  # of each way, for "every packet is marked" to mean much
 
 
 def roce_packets(pcap):
@@ -92,8 +93,7 @@ def tos_case(c):
           "no --tos: RoCE packets carry TOS %r" %
           sorted(set(p[0] for w in ways.values() for p in w)))
     # UD too: the client's address handle from rdma_cm's path (its TOS),
-    # the server's echoes through one made from a ping's GRH; 200 pings,
-    # so that the server sends as many packets as the others' checks need
+    # the server's echoes through one made from a ping's GRH (200 pings)
     ud = "-x rdma --qp ud -S 1024 -q 8 -C 200 --verify --warmup 10 " \
         "--lat-iterations 200"
     for op, args in (("write", base + " -o write"),
@@ -103,9 +103,12 @@ def tos_case(c):
         check(doc["results"][0].get("tos") == AF41,
               "result tos %r" % doc["results"][0].get("tos"))
         ways = by_way(pk)
+        # a floor, not a count: rxe coalesces the acknowledgements of
+        # writes (79 from the server in 230 writes in one CI run, 100 was
+        # asked then), and a few dozen packets all marked already prove it
         for src, ps in ways.items():
             dscp = sorted(set(p[0] >> 2 for p in ps))
-            check(len(ps) >= 100 and dscp == [AF41 >> 2],
+            check(len(ps) >= MIN_PACKETS and dscp == [AF41 >> 2],
                   "%s af41: %d packets from %s carry DSCP %r, want 34" %
                   (op, len(ps), src, dscp))
         cm = [p for p in pk if p[2] == GSI_QPN]
