@@ -11,6 +11,7 @@
 static bool fits(const struct rp_xport_ops *ops, const struct rp_spec *s)
 {
 	return (!s->tos || ops->tos) && (s->qp == RP_QP_RC || ops->qp_types) &&
+	       (!(s->sl || s->flow_label) || ops->qp_types) &&
 	       (!s->tagged || ops->tagged) &&
 	       (s->ep_type == RP_EP_AUTO || ops->ep_types) &&
 	       (!s->srq || ops->srq) &&
@@ -39,7 +40,7 @@ int rp_cli_expand_all(struct rp_config *cfg, char *err, size_t len)
 	if (cfg->test.n_transports)
 		return 0;
 	snprintf(err, len,
-		 "-x all: no transport on this host can do %s%s%s%s%s%s",
+		 "-x all: no transport on this host can do %s%s%s%s%s%s%s",
 		 rp_op_name(s->op), s->tagged ? " tagged" : "",
 		 s->ep_type != RP_EP_AUTO ? " on a chosen --ep-type"
 		 : s->srq		  ? " with --srq"
@@ -48,6 +49,7 @@ int rp_cli_expand_all(struct rp_config *cfg, char *err, size_t len)
 		 : s->qp == RP_QP_UD ? " on UD queue pairs"
 				     : "",
 		 s->tos ? " marked with --tos" : "",
+		 s->sl || s->flow_label ? " with --sl or --flow-label" : "",
 		 s->mem != RP_MEM_HOST ? " in --mem's memory" : "");
 	return -ENOENT;
 }

@@ -205,7 +205,9 @@ enum {
 	O_TAGGED,
 	O_EP_TYPE,
 	O_SRQ,
-	O_SRQ_SIZE
+	O_SRQ_SIZE,
+	O_SL,
+	O_FLOW_LABEL
 };
 
 static const struct opt opts[] = {
@@ -281,6 +283,11 @@ static const struct opt opts[] = {
 	  "tcp, rdma: mark the data traffic with TOS (0x88, 136, af41)" },
 	{ "tclass", O_TOS, 1, rp_cli_o_tos, "TOS",
 	  "the same as --tos (perftest's name: RoCE's traffic class)" },
+	{ "sl", O_SL, 1, rp_cli_o_sl, "N",
+	  "rdma: the queue pairs' service level, 0 to 15 (in place of the "
+	  "path's)" },
+	{ "flow-label", O_FLOW_LABEL, 1, rp_cli_o_flow_label, "N",
+	  "rdma: the GRH's flow label, 0 to 0xfffff" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },
 	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },

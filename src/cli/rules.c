@@ -296,6 +296,21 @@ static int check_qp(struct parse *p)
 	return 0;
 }
 
+/* --sl, --flow-label: transports with queue pairs and paths (rdma). */
+static int check_path(struct parse *p)
+{
+	const struct rp_spec *s = &p->cfg->test.spec;
+	char name[RP_SPEC_NAME_LEN + 16];
+
+	if ((s->sl || s->flow_label) &&
+	    lacking(p, has_qp_types, name, sizeof(name)))
+		return rp_cli_bad(p,
+				  "--%s: %s has no queue pairs to set it in; "
+				  "the rdma transport has",
+				  s->sl ? "sl" : "flow-label", name);
+	return 0;
+}
+
 /* --tagged: transports that send tagged messages (ofi), for send. */
 static int check_tagged(struct parse *p)
 {
@@ -374,7 +389,7 @@ static int finish_spec(struct parse *p)
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
-	    check_mem(p) || check_qp(p) || check_tagged(p) ||
+	    check_mem(p) || check_qp(p) || check_path(p) || check_tagged(p) ||
 	    check_ep_type(p) || check_srq(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))

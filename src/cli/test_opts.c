@@ -4,8 +4,10 @@
  * threads, directions, waiting, pinning, and how long each phase runs.
  * One handler each, called by the table in options.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/parse.h"
@@ -192,6 +194,35 @@ int rp_cli_o_srq_size(struct parse *p, const char *arg)
 	p->cfg->test.spec.srq_size = (uint32_t)v;
 	p->cfg->test.spec.srq = true;
 	return err;
+}
+
+int rp_cli_o_sl(struct parse *p, const char *arg)
+{
+	uint64_t v;
+	int err = rp_cli_num_in(p, "--sl", arg, 0, RP_SPEC_MAX_SL, &v);
+
+	p->cfg->test.spec.sl = (uint32_t)v;
+	return err;
+}
+
+/* decimal or 0x hex: a flow label is 20 bits, written either way */
+int rp_cli_o_flow_label(struct parse *p, const char *arg)
+{
+	unsigned long long v;
+	char *end = NULL;
+	bool hex;
+
+	errno = 0;
+	hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+	v = isdigit((unsigned char)arg[0]) ? strtoull(arg, &end, hex ? 16 : 10)
+					   : 0;
+	if (!end || *end || errno || v > RP_SPEC_MAX_FLOW)
+		return rp_cli_bad(p,
+				  "--flow-label: %s: a flow label, 0 to "
+				  "1048575 (0xfffff)",
+				  arg);
+	p->cfg->test.spec.flow_label = (uint32_t)v;
+	return 0;
 }
 
 int rp_cli_o_ep_type(struct parse *p, const char *arg)

@@ -240,6 +240,9 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	    check_count("post_list", s->post_list, 0, s->queue_depth,
 			" (the queue depth)", err, errlen) ||
 	    check_count("tos", s->tos, 0, RP_SPEC_MAX_TOS, "", err, errlen) ||
+	    check_count("sl", s->sl, 0, RP_SPEC_MAX_SL, "", err, errlen) ||
+	    check_count("flow_label", s->flow_label, 0, RP_SPEC_MAX_FLOW, "",
+			err, errlen) ||
 	    check_count("mem", (uint64_t)s->mem, 0, RP_MEM__COUNT - 1, "", err,
 			errlen) ||
 	    check_count("qp", (uint64_t)s->qp, 0, RP_QP__COUNT - 1, "", err,
@@ -531,6 +534,10 @@ const struct rp_field rp_spec_fields[] = {
 	{ SPEC_AS("srq", srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
 	{ SPEC_AS("srq_size", srq_size, RP_FIELD_U32, RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_SRQ },
+	{ SPEC_AS("sl", sl, RP_FIELD_U32, RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_SL },
+	{ SPEC_AS("flow_label", flow_label, RP_FIELD_U32, RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_FLOW },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

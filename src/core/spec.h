@@ -36,6 +36,8 @@ enum rp_op {
 #define RP_SPEC_MAX_RATE    4000000000ULL /* --rate: operations per second */
 #define RP_SPEC_MAX_TOS	    255		  /* --tos: one byte */
 #define RP_SPEC_MAX_SRQ	    65536	  /* --srq-size: receives */
+#define RP_SPEC_MAX_SL	    15		  /* --sl: an IB service level */
+#define RP_SPEC_MAX_FLOW    0xfffff	  /* --flow-label: 20 bits */
 
 /* How a side waits for completions: spinning, or asleep on an event (the
  * verbs completion channel, poll() on a socket). Both ends use the same. */
@@ -102,6 +104,12 @@ struct rp_spec {
 	 * default) */
 	bool srq;
 	uint32_t srq_size;
+	/* --sl, --flow-label (rdma): the service level and the GRH's flow
+	 * label both ends' queue pairs are moved to RTR with, in place of
+	 * what rdma_cm's path has (0: the path's, asked for nothing). UD:
+	 * the address handles'. */
+	uint32_t sl;
+	uint32_t flow_label;
 };
 
 /*

@@ -203,6 +203,25 @@ def test_bad(binary):
     usage_error(binary, ["-s", "--tos", "8"], "--tos")
 
 
+def test_bad_path(binary):
+    """--sl and --flow-label: rdma alone, in range, decimal or 0x hex; the
+    server takes them from the spec, not its command line."""
+    c = ["-c", "-a", "127.0.0.1", "-p", "1"]
+    for v in ("16", "-1", "x", ""):
+        usage_error(binary, c + ["--sl", v], "--sl")
+    for v in ("0x100000", "1048576", "-1", "0x", "12a", "", " 1"):
+        usage_error(binary, c + ["--flow-label", v],
+                    "--flow-label: %s: a flow label, 0 to 1048575" % v)
+    for t in ("tcp", "rsocket", "tcp,rdma"):
+        name = t.split(",")[0]
+        usage_error(binary, c + ["-x", t, "--sl", "3"],
+                    "--sl: %s has no queue pairs to set it in" % name)
+        usage_error(binary, c + ["-x", t, "--flow-label", "0x12345"],
+                    "--flow-label: %s has no queue pairs" % name)
+    usage_error(binary, ["-s", "--sl", "3"], "--sl")
+
+
 if __name__ == "__main__":
-    main_or_skip([("bad", test_bad), ("text_and_ecn", test_text_and_ecn),
+    main_or_skip([("bad", test_bad), ("bad_path", test_bad_path),
+                  ("text_and_ecn", test_text_and_ecn),
                   ("wire", test_wire)], SKIPPED)

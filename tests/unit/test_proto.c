@@ -544,6 +544,8 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->ep_type, b->ep_type);
 	assert_int_equal(a->srq, b->srq);
 	assert_int_equal(a->srq_size, b->srq_size);
+	assert_int_equal(a->sl, b->sl);
+	assert_int_equal(a->flow_label, b->flow_label);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -746,6 +748,39 @@ static void test_spec_ep_type(void **state)
 	cJSON_Delete(obj);
 }
 
+/* sl and flow_label travel only when asked for, within their bits. */
+static void test_spec_path(void **state)
+{
+	struct rp_spec in, out;
+	char err[160] = "";
+	cJSON *obj;
+
+	(void)state;
+	rp_spec_defaults(&in);
+	strcpy(in.transport, "rdma");
+	obj = rp_proto_spec_encode(&in);
+	assert_null(cJSON_GetObjectItem(obj, "sl"));
+	assert_null(cJSON_GetObjectItem(obj, "flow_label"));
+	cJSON_Delete(obj);
+	in.sl = 15;
+	in.flow_label = 0xfffff;
+	obj = rp_proto_spec_encode(&in);
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_int_equal(out.sl, 15);
+	assert_int_equal(out.flow_label, 0xfffff);
+	cJSON_ReplaceItemInObject(obj, "sl", cJSON_CreateNumber(16));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "sl"));
+	cJSON_ReplaceItemInObject(obj, "sl", cJSON_CreateNumber(1));
+	cJSON_ReplaceItemInObject(obj, "flow_label",
+				  cJSON_CreateNumber(0x100000));
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "flow_label"));
+	cJSON_Delete(obj);
+}
+
 /* srq travels only when set; the server refuses what it cannot share:
  * an op without receives, bidir, UC, a size without srq or too large. */
 static void test_spec_srq(void **state)
@@ -843,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_spec_qp),
 		cmocka_unit_test(test_spec_ep_type),
 		cmocka_unit_test(test_spec_srq),
+		cmocka_unit_test(test_spec_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,12 @@ dropped on one host too, where the responder falls behind: loss is a
 figure, not a failure); two streams under --wait event; a size over the
 MTU and an operation UD lacks refused before anything connects, naming
 the MTU or the operation; the text's "queue pairs" and "loss" lines.
+
+--sl and --flow-label on RC (write, read, fetch_add over two streams under
+--wait event, send with --srq), UC and UD with --verify: the result names
+them, both ends' queue pairs hold the flow label (read back), the SL as
+rxe keeps it (it does not: a note); the text's "path" line; a test that
+asks for neither reports the path rdma_cm gave.
 """
 from e2elib import check, run  # noqa: E402
 
@@ -102,6 +108,54 @@ def qp_cases(addr, client_json, check_result, quick, timeout):
         check(r.rc == 2 and "--qp ud: UD has no write" in r.err,
               lambda: r.describe())
 
+    def path_case(b, s, qp, op, sl, fl, extra=()):
+        """--sl and --flow-label: in the result; the flow label in what
+        both ends' queue pairs hold (ibv_query_qp), the SL as rxe keeps it
+        (none: it reads back 0, and a note says so); UD: the client's
+        address handle."""
+        args = ["-x", "rdma", "--qp", qp, "-o", op, "-S",
+                "1024" if qp == "ud" else "4096", "-q", "8", "-C", "500",
+                "--verify"] + (["--sl", str(sl)] if sl else []) + \
+            (["--flow-label", hex(fl)] if fl else []) + list(extra) + quick
+        doc = client_json(b, s.port, args)
+        r = doc["results"][0]
+        check(r["ok"] and r.get("sl") == (sl or None) and
+              r.get("flow_label") == (fl or None) and
+              doc["config"].get("sl") == (sl or None),
+              "result %r" % {k: r.get(k) for k in ("ok", "sl", "flow_label",
+                                                    "error")})
+        sides = ("client",) if qp == "ud" else ("client", "server")
+        for side in sides:
+            p = r["%s_transport" % side].get("path") or {}
+            check(p.get("from") == ("address handle" if qp == "ud" else
+                                    "queue pair") and
+                  (not fl or p.get("flow_label") == fl),
+                  "%s path %r, asked flow label %r" % (side, p, fl))
+            if qp == "ud":  # the handle's attributes, as made
+                check(p.get("sl") == sl, "ud path %r" % p)
+            elif sl and p.get("sl") != sl:
+                check("--sl %d: the queue pair holds SL %d" %
+                      (sl, p["sl"]) in r["notes"], "notes %r" % r["notes"])
+        for side in ("client", "server"):
+            check(r["cpu"][side]["verify_errors"] == 0, side + " verify")
+
+    def path_text_and_default(b, s):
+        t = run(b, ["-c", "-a", addr, "-p", s.port, "-x", "rdma", "-o",
+                    "write", "-S", "64", "-C", "200", "--sl", "3",
+                    "--flow-label", "0x12345"] + quick, timeout=timeout)
+        check(t.rc == 0 and "  path         SL 3, flow label 0x12345 "
+              "asked; the client's queue pair holds SL " in t.out and
+              "flow label 0x12345, the server's SL " in t.out,
+              lambda: t.describe())
+        doc = client_json(b, s.port, ["-x", "rdma", "-o", "write", "-S",
+                                      "64", "-C", "200"] + quick)
+        r = doc["results"][0]
+        check("sl" not in r and "flow_label" not in r and
+              all(r["%s_transport" % x].get("path", {}).get("from") ==
+                  "queue pair" for x in ("client", "server")),
+              "unasked: %r" % {k: r.get(k) for k in
+                               ("sl", "client_transport")})
+
     tests = [("uc %s q%d --verify" % (op, d),
               lambda b, s, o=op, d=d: op_case(b, s, o, d))
              for op in UC_OPS for d in (1, 16)]
@@ -113,4 +167,18 @@ def qp_cases(addr, client_json, check_result, quick, timeout):
     tests += [("ud send -P 2 --wait event --verify", ud_streams_event),
               ("ud text; over the MTU and write refused",
                ud_text_and_refusals)]
+    tests += [("--sl --flow-label rc write", lambda b, s: path_case(
+                   b, s, "rc", "write", 3, 0x12345)),
+              ("--sl rc read", lambda b, s: path_case(b, s, "rc", "read",
+                                                      5, 0)),
+              ("--flow-label rc fetch_add -P 2 --wait event",
+               lambda b, s: path_case(b, s, "rc", "fetch_add", 0, 777,
+                                      ("-P", "2", "--wait", "event"))),
+              ("--sl --flow-label rc send --srq", lambda b, s: path_case(
+                  b, s, "rc", "send", 2, 0xabcde, ("--srq",))),
+              ("--sl --flow-label uc write_imm", lambda b, s: path_case(
+                  b, s, "uc", "write_imm", 2, 0xfffff)),
+              ("--sl --flow-label ud send", lambda b, s: path_case(
+                  b, s, "ud", "send", 4, 99)),
+              ("--sl text; the path unasked", path_text_and_default)]
     return tests

@@ -539,7 +539,28 @@ def streams(binary):
     # --srq's limit event and write_imm (guest_srq.py) here, so that the
     # sanitizer suite runs the shared queue across streams and threads
     tests.extend(srq_cases(client_json, check_result, QUICK, log)[1:])
+    # --sl/--flow-label (guest_qp.py in verbs_ops) too: queue pairs both
+    # ends drive themselves, across streams, both directions, under ASan
+    tests.append(("rdma --sl --flow-label -P 2 --bidir --wait event",
+                  path_streams_case))
     return tests
+
+
+def path_streams_case(b, s):
+    doc = client_json(b, s.port, ["-x", "rdma", "-o", "write", "-S", "4096",
+                                  "-q", "8", "-C", "300", "-P", "2",
+                                  "--bidir", "--wait", "event", "--verify",
+                                  "--sl", "1", "--flow-label", "0x54321"] +
+                      QUICK)
+    r = doc["results"][0]
+    d = r["directions"]
+    held = [p.get("path", {}).get("flow_label") for x in ("client", "server")
+            for p in r["%s_streams" % x]]
+    check(r["ok"] and d["client_to_server"]["messages"] == 600 and
+          d["server_to_client"]["messages"] == 600 and
+          held == [0x54321] * 8,  # 2 streams a direction, each end
+          "--sl --flow-label bidir: ok %r, directions %r, held %r" %
+          (r["ok"], d, held))
 
 
 def ud_streams_case(b, s, wait):

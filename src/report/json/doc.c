@@ -114,6 +114,11 @@ static int slo_json(cJSON *c, const struct rp_field *f, const void *base)
 		DOC_AS(st, "wait", m, RP_FIELD_ENUM, 0),                       \
 			.en = &rp_spec_wait_enum                               \
 	}
+/* a u32 absent when 0 (what was not asked for), at most @mx */
+#define SPARSE(st, k, m, mx)                                                   \
+	{                                                                      \
+		DOC_AS(st, k, m, RP_FIELD_U32, RP_FIELD_SPARSE), .max = (mx)   \
+	}
 #define COUNT(st, k, m, kind_, mx, fl)                                         \
 	{                                                                      \
 		DOC_AS(st, k, m, kind_, fl), .max = (mx), .dflt = 1            \
@@ -137,8 +142,9 @@ const struct rp_field rp_report_config_fields[] = {
 	{ DOC_AS(rp_test, "verify", spec.verify, RP_FIELD_BOOL, 0) },
 	{ DOC_AS(rp_test, "zerocopy", spec.zerocopy, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
-	{ DOC_AS(rp_test, "tos", spec.tos, RP_FIELD_U32, RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_TOS },
+	SPARSE(rp_test, "tos", spec.tos, RP_SPEC_MAX_TOS),
+	SPARSE(rp_test, "sl", spec.sl, RP_SPEC_MAX_SL),
+	SPARSE(rp_test, "flow_label", spec.flow_label, RP_SPEC_MAX_FLOW),
 	{ DOC_AS(rp_test, "mem", spec.mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_mem_enum },
 	{ DOC_AS(rp_test, "qp", spec.qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
@@ -149,9 +155,7 @@ const struct rp_field rp_report_config_fields[] = {
 		 RP_FIELD_SPARSE),
 	  .en = &rp_spec_ep_type_enum },
 	{ DOC_AS(rp_test, "srq", spec.srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
-	{ DOC_AS(rp_test, "srq_size", spec.srq_size, RP_FIELD_U32,
-		 RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_SRQ },
+	SPARSE(rp_test, "srq_size", spec.srq_size, RP_SPEC_MAX_SRQ),
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -164,11 +168,8 @@ const struct rp_field rp_report_config_fields[] = {
 	      RP_SPEC_MAX_THREADS, RP_FIELD_ZERO_DFLT),
 	{ DOC_AS(rp_test, "bidir", spec.bidir, RP_FIELD_BOOL, 0) },
 	WAIT(rp_test, spec.wait),
-	{ DOC_AS(rp_test, "signal", spec.signal, RP_FIELD_U32, RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_DEPTH },
-	{ DOC_AS(rp_test, "post_list", spec.post_list, RP_FIELD_U32,
-		 RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_DEPTH },
+	SPARSE(rp_test, "signal", spec.signal, RP_SPEC_MAX_DEPTH),
+	SPARSE(rp_test, "post_list", spec.post_list, RP_SPEC_MAX_DEPTH),
 	{ HOOK("rates", rates_json) },
 	{ HOOK("slo", slo_json) },
 	{ DOC_AS(rp_test, "interval_s", interval_s, RP_FIELD_DOUBLE, 0) },
@@ -202,14 +203,11 @@ const struct rp_field rp_report_point_fields[] = {
 	      RP_SPEC_MAX_THREADS, RP_FIELD_ZERO_DFLT),
 	WAIT(rp_result, spec.wait),
 	{ DOC_AS(rp_result, "bidir", spec.bidir, RP_FIELD_BOOL, 0) },
-	{ DOC_AS(rp_result, "signal", spec.signal, RP_FIELD_U32,
-		 RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_DEPTH },
-	{ DOC_AS(rp_result, "post_list", spec.post_list, RP_FIELD_U32,
-		 RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_DEPTH },
-	{ DOC_AS(rp_result, "tos", spec.tos, RP_FIELD_U32, RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_TOS },
+	SPARSE(rp_result, "signal", spec.signal, RP_SPEC_MAX_DEPTH),
+	SPARSE(rp_result, "post_list", spec.post_list, RP_SPEC_MAX_DEPTH),
+	SPARSE(rp_result, "tos", spec.tos, RP_SPEC_MAX_TOS),
+	SPARSE(rp_result, "sl", spec.sl, RP_SPEC_MAX_SL),
+	SPARSE(rp_result, "flow_label", spec.flow_label, RP_SPEC_MAX_FLOW),
 	{ DOC_AS(rp_result, "mem", spec.mem, RP_FIELD_ENUM, RP_FIELD_SPARSE),
 	  .en = &rp_spec_mem_enum },
 	{ DOC_AS(rp_result, "qp", spec.qp, RP_FIELD_ENUM, RP_FIELD_SPARSE),
@@ -220,9 +218,7 @@ const struct rp_field rp_report_point_fields[] = {
 		 RP_FIELD_SPARSE),
 	  .en = &rp_spec_ep_type_enum },
 	{ DOC_AS(rp_result, "srq", spec.srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
-	{ DOC_AS(rp_result, "srq_size", spec.srq_size, RP_FIELD_U32,
-		 RP_FIELD_SPARSE),
-	  .max = RP_SPEC_MAX_SRQ },
+	SPARSE(rp_result, "srq_size", spec.srq_size, RP_SPEC_MAX_SRQ),
 	{ HOOK("ok", ok_json) },
 };
 

@@ -182,6 +182,36 @@ void rp_report_text_numa(FILE *f, const struct rp_result *r)
 	fputc('\n', f);
 }
 
+/* What one side's first queue pair took (its "path", as ibv_query_qp
+ * read it back), into @buf; "?" where the side did not say. */
+static void path_took(const cJSON *info, char *buf, size_t len)
+{
+	const cJSON *first =
+		cJSON_IsArray(info) ? cJSON_GetArrayItem(info, 0) : info;
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(first, "path");
+	const cJSON *sl = cJSON_GetObjectItemCaseSensitive(path, "sl");
+	const cJSON *fl = cJSON_GetObjectItemCaseSensitive(path, "flow_label");
+
+	if (cJSON_IsNumber(sl) && cJSON_IsNumber(fl))
+		snprintf(buf, len, "SL %d, flow label 0x%05x", sl->valueint,
+			 (unsigned int)fl->valuedouble);
+	else
+		snprintf(buf, len, "?");
+}
+
+/* --sl, --flow-label: asked, and what each end's queue pair holds. */
+static void text_path(FILE *f, const struct rp_result *r)
+{
+	char client[48], server[48];
+
+	path_took(r->client_info, client, sizeof(client));
+	path_took(r->server_info, server, sizeof(server));
+	fprintf(f,
+		"  path         SL %u, flow label 0x%05x asked; the client's "
+		"queue pair holds %s, the server's %s\n",
+		r->spec.sl, r->spec.flow_label, client, server);
+}
+
 void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 {
 	static const char *const mem[RP_MEM__COUNT] = {
@@ -190,18 +220,23 @@ void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 		[RP_MEM_ODP] = "host pages, registered on demand (ODP)",
 	};
 	const struct rp_spec *s = NULL;
+	const struct rp_result *r = NULL;
 	char tos[48];
 	size_t i;
 
-	for (i = 0; i < n && !s; i++)
+	for (i = 0; i < n && !r; i++)
 		if (res[i].spec.tos || res[i].spec.mem != RP_MEM_HOST ||
-		    res[i].spec.qp != RP_QP_RC)
-			s = &res[i].spec;
+		    res[i].spec.qp != RP_QP_RC || res[i].spec.sl ||
+		    res[i].spec.flow_label)
+			r = &res[i];
+	s = r ? &r->spec : NULL;
 	if (s && s->tos) {
 		rp_tos_describe(s->tos, tos, sizeof(tos));
 		fprintf(f, "  marking      TOS %s on both ends' data traffic\n",
 			tos);
 	}
+	if (s && (s->sl || s->flow_label))
+		text_path(f, r);
 	if (s && (unsigned int)s->mem < RP_MEM__COUNT && mem[s->mem])
 		fprintf(f, "  memory       %s on both ends\n", mem[s->mem]);
 	if (s && s->qp == RP_QP_UC)

@@ -110,6 +110,19 @@ int rv_srq_check(struct ibv_context *ctx, bool srq, struct rp_err *why)
 		       ibv_get_device_name(ctx->device));
 }
 
+int rv_path_dev_check(struct ibv_context *ctx, const struct rp_spec *spec,
+		      struct rp_err *why)
+{
+	if (!(spec->sl || spec->flow_label) ||
+	    ctx->device->transport_type != IBV_TRANSPORT_IWARP)
+		return 0;
+	return rp_errf(why, -EOPNOTSUPP,
+		       "--%s: device %s (iWARP) has no service level or flow "
+		       "label (its packets are TCP's)",
+		       spec->sl ? "sl" : "flow-label",
+		       ibv_get_device_name(ctx->device));
+}
+
 /* The id @id resolved toward @host: which device the route takes. */
 static int rv_resolve_to(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 			 const char *host, struct rp_err *why)
@@ -142,7 +155,8 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	(void)p;
 	/* every kind of device does write, read and send, on host memory */
 	if (!rp_op_is_atomic(spec->op) && spec->op != RP_OP_WRITE_IMM &&
-	    spec->mem != RP_MEM_ODP && spec->qp == RP_QP_RC && !spec->srq)
+	    spec->mem != RP_MEM_ODP && spec->qp == RP_QP_RC && !spec->srq &&
+	    !spec->sl && !spec->flow_label)
 		return 0;
 	ret = rv_channel_create(&ch, &ignored);
 	if (!ret && rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
@@ -156,6 +170,8 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		ret = rv_qp_check(id->verbs, spec->qp, why);
 	if (!ret && id && id->verbs)
 		ret = rv_srq_check(id->verbs, spec->srq, why);
+	if (!ret && id && id->verbs)
+		ret = rv_path_dev_check(id->verbs, spec, why);
 	if (!ret && id && id->verbs && spec->qp == RP_QP_UD &&
 	    rv_ud_mtu(id->verbs, id->port_num, spec->size_bytes, NULL,
 		      &ignored) == -EMSGSIZE) /* a usage error: exit 2 */

@@ -199,9 +199,11 @@ void rv_connected(struct rv_stream *s)
 		s->mtu_bytes = rv_mtu_bytes(qa.path_mtu);
 		if (qa.ah_attr.is_global)
 			s->gid_index = qa.ah_attr.grh.sgid_index;
+		rv_path_took(s, &qa.ah_attr);
 	} else if (ibv_query_port(s->id->verbs, s->id->port_num, &pa) == 0) {
 		s->mtu_bytes = rv_mtu_bytes(pa.active_mtu);
 	}
+	rv_path_check(s);
 	if (s->opts.mtu && s->opts.mtu != s->mtu_bytes)
 		rp_stream_note(&s->base,
 			       "the path MTU cannot be set through rdma_cm; "

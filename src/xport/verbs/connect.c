@@ -77,6 +77,32 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 	return ret;
 }
 
+/* --sl, --flow-label: our own QP (path.c) to RTR and RTS on the reply,
+ * then rdma_establish. */
+static int rv_own_qp_connect(struct rv_stream *s, struct rdma_conn_param *cp,
+			     uint64_t deadline_ns)
+{
+	int ret;
+
+	cp->qp_num = s->qp->qp_num;
+	cp->srq = s->srq != NULL;
+	if (rdma_connect(s->id, cp))
+		return rv_fail(&s->base.err, "rdma_connect");
+	/* our QP, not rdma_cm's: the REP comes as CONNECT_RESPONSE */
+	ret = rv_expect(s->ch, RDMA_CM_EVENT_CONNECT_RESPONSE, deadline_ns,
+			"connecting", &s->base.err);
+	if (!ret)
+		ret = rv_path_ready(s);
+	if (!ret && rdma_establish(s->id))
+		ret = rv_fail(&s->base.err, "rdma_establish");
+	if (ret) {
+		rdma_disconnect(s->id);
+		return ret;
+	}
+	rv_connected(s);
+	return 0;
+}
+
 /* The atomic resources offered are what this side's role needs (setup.c);
  * the server answers with the minimum of both offers. */
 static int rv_client_connect(struct rv_stream *s, const char *token,
@@ -91,6 +117,8 @@ static int rv_client_connect(struct rv_stream *s, const char *token,
 		.rnr_retry_count = 7, /* infinite: wait for the receiver */
 	};
 
+	if (rv_hand_path(s)) /* --sl, --flow-label: our own QP */
+		return rv_own_qp_connect(s, &cp, deadline_ns);
 	if (rdma_connect(s->id, &cp))
 		return rv_fail(&s->base.err, "rdma_connect");
 	return rv_established(s, deadline_ns, "connecting");

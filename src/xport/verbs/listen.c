@@ -229,6 +229,15 @@ static int rv_accept_stream(struct rv_stream *s,
 		return rv_ud_accept(s);
 	cp.responder_resources = rv_min_u8(req->initiator_depth, s->rd_atom);
 	cp.initiator_depth = rv_min_u8(req->responder_resources, s->init_atom);
+	if (rv_hand_path(s)) { /* --sl, --flow-label: our QP, to RTS first */
+		ret = rv_path_ready(s);
+		if (ret) {
+			rdma_reject(s->id, NULL, 0);
+			return ret;
+		}
+		cp.qp_num = s->qp->qp_num;
+		cp.srq = s->srq != NULL;
+	}
 	if (rdma_accept(s->id, &cp))
 		return rv_fail(&s->base.err, "rdma_accept");
 	return rv_established(s, deadline_ns, "accept");

@@ -74,7 +74,8 @@ int rv_local_info(struct rp_stream *bs, cJSON *info)
 		ok = rv_add_num(info, "gid_index", s->gid_index);
 	if (ok)
 		ok = rv_add_placement(s, info) && !rv_credits_info(s, info) &&
-		     !rv_srq_info(s, info) && !rv_ud_info(s, info);
+		     !rv_srq_info(s, info) && !rv_ud_info(s, info) &&
+		     !rv_path_info(s, info);
 	return ok ? 0 : rp_stream_fail(bs, -ENOMEM, "out of memory");
 }
 

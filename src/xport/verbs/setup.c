@@ -126,7 +126,12 @@ static int rv_create_qp(struct rv_stream *s)
 	uint32_t want =
 		autoinl ? RV_INLINE_AUTO : (uint32_t)s->opts.inline_bytes;
 	struct ibv_qp_init_attr a;
+	/* --sl, --flow-label: iw_cm moves an iWARP QP itself, and TCP has
+	 * neither field */
+	int ret = rv_path_dev_check(s->id->verbs, &s->base.spec, &s->base.err);
 
+	if (ret)
+		return ret;
 	for (;;) {
 		memset(&a, 0, sizeof(a));
 		a.send_cq = s->scq;
@@ -140,13 +145,20 @@ static int rv_create_qp(struct rv_stream *s)
 		a.cap.max_recv_sge = s->srq ? 0 : rv_ud(s) ? 2 : 1;
 		a.srq = s->srq ? rv_srq_queue(s->srq) : NULL;
 		a.cap.max_inline_data = want;
-		if (rdma_create_qp(s->id, s->pd, &a) == 0)
+		if (!rv_hand_path(s) && rdma_create_qp(s->id, s->pd, &a) == 0)
 			break;
+		if (rv_hand_path(s) && !(ret = rv_path_create_qp(s, &a)))
+			break;
+		if (s->qp) /* ours, and it did not reach INIT */
+			return ret;
 		if (!autoinl || !want)
-			return rv_fail(&s->base.err, "rdma_create_qp");
+			return rv_fail(&s->base.err,
+				       rv_hand_path(s) ? "ibv_create_qp"
+						       : "rdma_create_qp");
 		want = want > 32 ? want / 2 : 0;
 	}
-	s->qp = s->id->qp;
+	if (!s->own_qp)
+		s->qp = s->id->qp;
 	s->inline_max = a.cap.max_inline_data;
 	if (!autoinl && s->inline_max > want)
 		s->inline_max = want;

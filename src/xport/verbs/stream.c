@@ -43,7 +43,9 @@ int rv_stream_new(const struct rp_xport_ops *ops, const struct rp_spec *spec,
  * event taken was acknowledged at once: events.c). */
 static void rv_free_verbs(struct rv_stream *s)
 {
-	if (s->qp)
+	if (s->qp && s->own_qp)
+		ibv_destroy_qp(s->qp);
+	else if (s->qp)
 		rdma_destroy_qp(s->id);
 	if (s->ah)
 		ibv_destroy_ah(s->ah);

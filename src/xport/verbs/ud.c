@@ -10,7 +10,7 @@
  *              the client's sends go through that handle. The server has
  *              no path from the request; its responder answers pings
  *              through a handle made from the first ping's completion and
- *              GRH (ibv_create_ah_from_wc), to the QP number the peer's
+ *              GRH (ibv_init_ah_from_wc), to the QP number the peer's
  *              information names: a datagram from any other QP is a stray,
  *              neither counted nor answered (rv_ud_stray).
  *   receives   a receive starts with the 40-byte GRH the device writes
@@ -103,6 +103,8 @@ int rv_ud_connect(struct rv_stream *s, const char *token, uint64_t deadline_ns)
 	}
 	ud = ev->param.ud;
 	rdma_ack_cm_event(ev);
+	rv_path_ah(s, &ud.ah_attr); /* --sl, --flow-label */
+	rv_path_took(s, &ud.ah_attr);
 	s->ah = ibv_create_ah(s->pd, &ud.ah_attr);
 	if (!s->ah)
 		return rv_fail(&s->base.err, "ibv_create_ah (the UD path)");
@@ -181,13 +183,18 @@ int rv_ud_reply_to(struct rv_stream *s, const struct ibv_wc *wc)
 	struct ibv_grh *grh =
 		(struct ibv_grh *)(uintptr_t)s->rsge[2 * wc->wr_id].addr;
 	struct ibv_wc w = *wc; /* the call's argument is not const */
+	struct ibv_ah_attr ah;
 
 	if (s->ah)
 		return 0;
-	s->ah = ibv_create_ah_from_wc(s->pd, &w, grh, s->id->port_num);
-	if (!s->ah)
+	if (ibv_init_ah_from_wc(s->id->verbs, s->id->port_num, &w, grh, &ah))
 		return rv_fail(&s->base.err,
-			       "ibv_create_ah_from_wc (an echo's path)");
+			       "ibv_init_ah_from_wc (an echo's path)");
+	rv_path_ah(s, &ah); /* --sl, --flow-label */
+	rv_path_took(s, &ah);
+	s->ah = ibv_create_ah(s->pd, &ah);
+	if (!s->ah)
+		return rv_fail(&s->base.err, "ibv_create_ah (an echo's path)");
 	rv_ud_aim(s, s->ud_qpn, RDMA_UDP_QKEY);
 	return 0;
 }

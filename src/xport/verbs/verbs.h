@@ -158,6 +158,7 @@ struct rv_stream {
 	struct ibv_cq *scq; /* send queue completions */
 	struct ibv_cq *rcq; /* receive queue completions */
 	struct ibv_qp *qp;
+	bool own_qp; /* --sl, --flow-label: ibv_create_qp's (path.c) */
 	struct ibv_comp_channel *cchan; /* --wait event: the CQs' events */
 	struct ibv_mr *mr;
 	uint8_t *buf;
@@ -178,6 +179,11 @@ struct rv_stream {
 	uint8_t init_atom; /* reads/atomics we may have in flight */
 	int mtu_bytes;
 	int gid_index;
+	/* what the QP's address vector (UD: the address handle) holds */
+	bool path_known;
+	uint8_t path_sl;
+	uint8_t path_tclass;
+	uint32_t path_flow;
 	uint64_t peer_addr;
 	uint64_t peer_len;
 	uint32_t peer_rkey;
@@ -234,6 +240,21 @@ static inline uint32_t rv_recv_len(const struct rv_stream *s,
 		       ? wc->byte_len - RV_GRH_BYTES
 		       : wc->byte_len;
 }
+
+/* path.c: --sl, --flow-label. */
+/* Does the stream drive its own QP (RC, UC with either flag)? */
+bool rv_hand_path(const struct rv_stream *s);
+/* The asked SL and flow label into @ah (a GRH's, where it has one). */
+void rv_path_ah(const struct rv_stream *s, struct ibv_ah_attr *ah);
+/* What the stream's path holds, for its "path" information. */
+void rv_path_took(struct rv_stream *s, const struct ibv_ah_attr *ah);
+/* ibv_create_qp and INIT (-errno, no QP, if the create failed). */
+int rv_path_create_qp(struct rv_stream *s, struct ibv_qp_init_attr *a);
+/* RTR with the asked path, then RTS: the server, before rdma_accept. */
+int rv_path_ready(struct rv_stream *s);
+/* A note where the QP holds other than what was asked (rv_connected). */
+void rv_path_check(struct rv_stream *s);
+int rv_path_info(const struct rv_stream *s, cJSON *info);
 
 /* ud.c: --qp ud. */
 /* Is @size within the path MTU of @ctx's @port? Its MTU into @mtu_bytes
@@ -374,6 +395,9 @@ int rv_qp_check(struct ibv_context *ctx, enum rp_qp qp, struct rp_err *why);
 /* --srq: not on iWARP, whose send credits count each stream's receives.
  * Return: 0, or -EOPNOTSUPP with the reason in @why. */
 int rv_srq_check(struct ibv_context *ctx, bool srq, struct rp_err *why);
+/* --sl, --flow-label: not on iWARP (which has neither). */
+int rv_path_dev_check(struct ibv_context *ctx, const struct rp_spec *spec,
+		      struct rp_err *why);
 
 /** rv_odp_check - --mem odp: can @ctx's RC queue pairs do @op on memory
  *  registered on demand? -EOPNOTSUPP with the capability bits in @why. */
