@@ -346,15 +346,22 @@ size_t rp_svg_series(FILE *f, const struct rp_svg_panel *p, const double *x,
 
 #define CAP_HALF_W 4 /* px either side of a bar's end */
 
-/* Where @v lies on @sc: below its domain (-1: not drawable there, such as
- * 0 on a logarithmic scale), in it (0) or above it (1). */
-static int domain_side(const struct rp_svg_scale *sc, double v)
+/* Where @v lies against the frame's edges @edge_lo and @edge_hi (the
+ * pixels of the spanned axis' low and high ends): below it (-1, or not
+ * drawable there, such as 0 on a logarithmic scale), on it (0) or above
+ * it (1). The frame, not the scale's domain: the scale is inset from the
+ * frame, and an end in that inset is drawn where it is, with its cap. */
+static int frame_side(const struct rp_svg_scale *sc, double v, double edge_lo,
+		      double edge_hi)
 {
-	double tol = 1e-9 * fabs(sc->hi - sc->lo);
+	double t;
 
-	if (!rp_svg_scale_ok(sc, v) || v < sc->lo - tol)
-		return isnan(v) || v < sc->lo ? -1 : 1;
-	return v > sc->hi + tol ? 1 : 0;
+	if (isnan(v))
+		return -1;
+	if (!rp_svg_scale_ok(sc, v))
+		return v < sc->lo ? -1 : 1;
+	t = (rp_svg_scale_px(sc, v) - edge_lo) / (edge_hi - edge_lo);
+	return t < -1e-9 ? -1 : t > 1 + 1e-9 ? 1 : 0;
 }
 
 static void bar_line(FILE *f, const struct rp_svg_panel *p, const char *cls,
@@ -388,7 +395,8 @@ bool rp_svg_errbar(FILE *f, const struct rp_svg_panel *p,
 	/* the frame's edges where the spanned axis' low and high values go */
 	double edge_lo = b->horizontal ? p->x : p->y + p->h;
 	double edge_hi = b->horizontal ? p->x + p->w : p->y;
-	int lo_side = domain_side(sp, b->lo), hi_side = domain_side(sp, b->hi);
+	int lo_side = frame_side(sp, b->lo, edge_lo, edge_hi);
+	int hi_side = frame_side(sp, b->hi, edge_lo, edge_hi);
 	double c, lo, hi;
 
 	if (!rp_svg_scale_ok(at, b->at) || isnan(b->lo) || isnan(b->hi) ||
