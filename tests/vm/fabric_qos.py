@@ -60,7 +60,8 @@ def captured(c, args):
         os.chmod(tmp, 0o755)  # tcpdump may drop to its own user
         dump = subprocess.Popen(
             ["ip", "netns", "exec", fab.ns, "tcpdump", "-i", "tap1.0", "-nn",
-             "-U", "-Z", "root", "-s", "96", "-w", pcap, "udp", "port",
+             "-U", "-Z", "root", "-s", "96", "-B", "16384", "-w", pcap,
+             "udp", "port",
              str(ROCE_PORT)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
@@ -100,8 +101,14 @@ def tos_case(c):
                      ("read", base + " -o read"),
                      ("ud send", ud + " -o send")):
         doc, pk = captured(c, args + " --tos af41")
-        check(doc["results"][0].get("tos") == AF41,
-              "result tos %r" % doc["results"][0].get("tos"))
+        res = doc["results"][0]
+        check(res.get("tos") == AF41, "result tos %r" % res.get("tos"))
+        # what the QPs hold, read back (UD: the client's address handle)
+        held = [(res.get(x + "_transport") or {}).get("path", {})
+                .get("traffic_class") for x in ("client", "server")]
+        check(held[0] == AF41 and held[1] in (AF41, None if "ud" in op
+                                               else AF41),
+              "%s: the paths hold traffic class %r" % (op, held))
         ways = by_way(pk)
         # a floor, not a count: rxe coalesces the acknowledgements of
         # writes (79 from the server in 230 writes in one CI run, 100 was
