@@ -11,7 +11,7 @@
 static bool fits(const struct rp_xport_ops *ops, const struct rp_spec *s)
 {
 	return (!s->tos || ops->tos) && (s->qp == RP_QP_RC || ops->qp_types) &&
-	       (!(s->sl || s->flow_label) || ops->qp_types) &&
+	       (!(s->sl || s->flow_label || s->path_mtu) || ops->qp_types) &&
 	       (!s->tagged || ops->tagged) &&
 	       (s->ep_type == RP_EP_AUTO || ops->ep_types) &&
 	       (!s->srq || ops->srq) &&
@@ -49,7 +49,9 @@ int rp_cli_expand_all(struct rp_config *cfg, char *err, size_t len)
 		 : s->qp == RP_QP_UD ? " on UD queue pairs"
 				     : "",
 		 s->tos ? " marked with --tos" : "",
-		 s->sl || s->flow_label ? " with --sl or --flow-label" : "",
+		 s->sl || s->flow_label || s->path_mtu
+			 ? " with --sl, --flow-label or --mtu"
+			 : "",
 		 s->mem != RP_MEM_HOST ? " in --mem's memory" : "");
 	return -ENOENT;
 }

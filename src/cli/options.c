@@ -207,7 +207,8 @@ enum {
 	O_SRQ,
 	O_SRQ_SIZE,
 	O_SL,
-	O_FLOW_LABEL
+	O_FLOW_LABEL,
+	O_MTU
 };
 
 static const struct opt opts[] = {
@@ -288,6 +289,9 @@ static const struct opt opts[] = {
 	  "path's)" },
 	{ "flow-label", O_FLOW_LABEL, 1, rp_cli_o_flow_label, "N",
 	  "rdma: the GRH's flow label, 0 to 0xfffff" },
+	{ "mtu", O_MTU, 1, rp_cli_o_mtu, "BYTES",
+	  "rdma: the queue pairs' path MTU, 256 to 4096 (default: the "
+	  "path's)" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },
 	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },

@@ -109,6 +109,7 @@ int rp_cli_o_ep_type(struct parse *p, const char *arg);
 int rp_cli_o_srq(struct parse *p, const char *arg);
 int rp_cli_o_srq_size(struct parse *p, const char *arg);
 int rp_cli_o_sl(struct parse *p, const char *arg);
+int rp_cli_o_mtu(struct parse *p, const char *arg);
 int rp_cli_o_flow_label(struct parse *p, const char *arg);
 
 /* load_opts.c: the offered load and batching, and their rules */

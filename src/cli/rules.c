@@ -296,18 +296,25 @@ static int check_qp(struct parse *p)
 	return 0;
 }
 
-/* --sl, --flow-label: transports with queue pairs and paths (rdma). */
+/* --sl, --flow-label, --mtu: transports with queue pairs and paths
+ * (rdma); --mtu not for UD, whose messages are a packet each. */
 static int check_path(struct parse *p)
 {
 	const struct rp_spec *s = &p->cfg->test.spec;
 	char name[RP_SPEC_NAME_LEN + 16];
 
-	if ((s->sl || s->flow_label) &&
+	if ((s->sl || s->flow_label || s->path_mtu) &&
 	    lacking(p, has_qp_types, name, sizeof(name)))
 		return rp_cli_bad(p,
 				  "--%s: %s has no queue pairs to set it in; "
 				  "the rdma transport has",
-				  s->sl ? "sl" : "flow-label", name);
+				  s->sl		  ? "sl"
+				  : s->flow_label ? "flow-label"
+						  : "mtu",
+				  name);
+	if (s->path_mtu && s->qp == RP_QP_UD)
+		return rp_cli_bad(p, "--mtu with --qp ud: a datagram is one "
+				     "packet; the path's MTU bounds -S");
 	return 0;
 }
 

@@ -205,6 +205,20 @@ int rp_cli_o_sl(struct parse *p, const char *arg)
 	return err;
 }
 
+int rp_cli_o_mtu(struct parse *p, const char *arg)
+{
+	uint64_t v;
+
+	if (rp_units_parse_size(arg, &v) || v < 256 || v > RP_SPEC_MAX_MTU ||
+	    (v & (v - 1)))
+		return rp_cli_bad(p,
+				  "--mtu: %s: a path MTU, 256, 512, 1024, "
+				  "2048 or 4096 bytes",
+				  arg);
+	p->cfg->test.spec.path_mtu = (uint32_t)v;
+	return 0;
+}
+
 /* decimal or 0x hex: a flow label is 20 bits, written either way */
 int rp_cli_o_flow_label(struct parse *p, const char *arg)
 {

@@ -243,6 +243,8 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	    check_count("sl", s->sl, 0, RP_SPEC_MAX_SL, "", err, errlen) ||
 	    check_count("flow_label", s->flow_label, 0, RP_SPEC_MAX_FLOW, "",
 			err, errlen) ||
+	    check_count("path_mtu", s->path_mtu, 0, RP_SPEC_MAX_MTU, "", err,
+			errlen) ||
 	    check_count("mem", (uint64_t)s->mem, 0, RP_MEM__COUNT - 1, "", err,
 			errlen) ||
 	    check_count("qp", (uint64_t)s->qp, 0, RP_QP__COUNT - 1, "", err,
@@ -250,6 +252,15 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 	    check_count("ep_type", (uint64_t)s->ep_type, 0, RP_EP__COUNT - 1,
 			"", err, errlen))
 		return -EINVAL;
+	if (s->path_mtu &&
+	    (s->path_mtu < 256 || (s->path_mtu & (s->path_mtu - 1))))
+		return rp_spec_errf(err, errlen,
+				    "path_mtu %u: 256, 512, 1024, 2048 or 4096",
+				    (unsigned int)s->path_mtu);
+	if (s->path_mtu && s->qp == RP_QP_UD)
+		return rp_spec_errf(err, errlen,
+				    "path_mtu with qp ud: a datagram is one "
+				    "packet, whatever the MTU");
 	if (s->tagged && s->op != RP_OP_SEND)
 		return rp_spec_errf(err, errlen, "tagged is for send, not %s",
 				    rp_op_name(s->op));
@@ -538,6 +549,8 @@ const struct rp_field rp_spec_fields[] = {
 	  .max = RP_SPEC_MAX_SL },
 	{ SPEC_AS("flow_label", flow_label, RP_FIELD_U32, RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_FLOW },
+	{ SPEC_AS("path_mtu", path_mtu, RP_FIELD_U32, RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_MTU },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

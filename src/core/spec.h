@@ -38,6 +38,7 @@ enum rp_op {
 #define RP_SPEC_MAX_SRQ	    65536	  /* --srq-size: receives */
 #define RP_SPEC_MAX_SL	    15		  /* --sl: an IB service level */
 #define RP_SPEC_MAX_FLOW    0xfffff	  /* --flow-label: 20 bits */
+#define RP_SPEC_MAX_MTU	    4096	  /* --mtu: IB's largest */
 
 /* How a side waits for completions: spinning, or asleep on an event (the
  * verbs completion channel, poll() on a socket). Both ends use the same. */
@@ -107,9 +108,13 @@ struct rp_spec {
 	/* --sl, --flow-label (rdma): the service level and the GRH's flow
 	 * label both ends' queue pairs are moved to RTR with, in place of
 	 * what rdma_cm's path has (0: the path's, asked for nothing). UD:
-	 * the address handles'. */
+	 * the address handles'. Each makes the streams drive their own QPs
+	 * (xport/verbs/path.c), as --mtu does. */
 	uint32_t sl;
 	uint32_t flow_label;
+	/* --mtu (rdma, RC and UC): the path MTU in bytes both ends' queue
+	 * pairs take at RTR, 256 to 4096 (0: the path's) */
+	uint32_t path_mtu;
 };
 
 /*

@@ -204,8 +204,9 @@ def test_bad(binary):
 
 
 def test_bad_path(binary):
-    """--sl and --flow-label: rdma alone, in range, decimal or 0x hex; the
-    server takes them from the spec, not its command line."""
+    """--sl, --flow-label and --mtu: rdma alone, in range, decimal or 0x
+    hex (an MTU a power of two, 256 to 4096, not for UD); the server takes
+    them from the spec, not its command line."""
     c = ["-c", "-a", "127.0.0.1", "-p", "1"]
     for v in ("16", "-1", "x", ""):
         usage_error(binary, c + ["--sl", v], "--sl")
@@ -219,6 +220,15 @@ def test_bad_path(binary):
         usage_error(binary, c + ["-x", t, "--flow-label", "0x12345"],
                     "--flow-label: %s has no queue pairs" % name)
     usage_error(binary, ["-s", "--sl", "3"], "--sl")
+    for v in ("300", "128", "8192", "1000", "x"):
+        usage_error(binary, c + ["--mtu", v],
+                    "--mtu: %s: a path MTU, 256, 512, 1024, 2048 or 4096" %
+                    v)
+    usage_error(binary, c + ["-x", "tcp", "--mtu", "1024"],
+                "--mtu: tcp has no queue pairs")
+    usage_error(binary, c + ["-x", "rdma", "--qp", "ud", "-o", "send", "-S",
+                             "512", "--mtu", "1024"],
+                "--mtu with --qp ud: a datagram is one packet")
 
 
 if __name__ == "__main__":

@@ -128,7 +128,7 @@ static void test_client_defaults(void **state)
 	assert_string_equal(rdma_block(&cfg_a)->device, "");
 	assert_int_equal(rdma_block(&cfg_a)->gid_index, -1);
 	assert_int_equal(rdma_block(&cfg_a)->inline_bytes, -1);
-	assert_int_equal(rdma_block(&cfg_a)->mtu, 0);
+	assert_int_equal(cfg_a.test.spec.path_mtu, 0);
 	/* One point of the defaults, one stream, one thread, busy polling. */
 	assert_int_equal(cfg_a.test.n_sizes, 1);
 	assert_int_equal(cfg_a.test.sizes[0], 65536);
@@ -275,11 +275,16 @@ static void test_rdma_options(void **state)
 	assert_int_equal(rdma_block(&cfg_a)->ib_port, 2);
 	assert_int_equal(rdma_block(&cfg_a)->inline_bytes, 256);
 	assert_int_equal(rdma_block(&cfg_a)->gid_index, 3);
-	assert_int_equal(rdma_block(&cfg_a)->mtu, 1024);
+	assert_int_equal(cfg_a.test.spec.path_mtu, 1024);
 	parse_ok(PARSE("-c", "-a", "h", "-x", "rdma", "--mtu", "256"));
-	assert_int_equal(rdma_block(&cfg_a)->mtu, 256);
-	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,rdma", "--mtu", "4096",
-		       "--inline", "0"));
+	assert_int_equal(cfg_a.test.spec.path_mtu, 256);
+	parse_ok(PARSE("-c", "-a", "h", "-x", "rdma", "--mtu", "4K"));
+	assert_int_equal(cfg_a.test.spec.path_mtu, 4096);
+	assert_int_equal(PARSE("-c", "-a", "h", "-x", "rdma", "--qp", "ud",
+			       "-o", "send", "-S", "1024", "--mtu", "1024"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--mtu with --qp ud"));
+	parse_ok(PARSE("-c", "-a", "h", "-x", "tcp,rdma", "--inline", "0"));
 	assert_int_equal(rdma_block(&cfg_a)->inline_bytes, 0);
 	parse_ok(PARSE("-c", "-a", "h", "-x", "all", "--ib-port", "1"));
 	parse_ok(PARSE("-s", "-d", "mlx5_0"));
@@ -291,7 +296,7 @@ static void test_rdma_options(void **state)
 	assert_int_equal(
 		PARSE("-c", "-a", "h", "-x", "tcp,rsocket", "--mtu", "1024"),
 		-EINVAL);
-	assert_non_null(strstr(err, "--mtu applies to the rdma transport"));
+	assert_non_null(strstr(err, "--mtu: tcp has no queue pairs"));
 	assert_int_equal(PARSE("--loopback", "-x", "tcp", "--inline", "64"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "--inline applies to the rdma"));

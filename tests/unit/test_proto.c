@@ -546,6 +546,7 @@ static void assert_spec_equal(const struct rp_spec *a, const struct rp_spec *b)
 	assert_int_equal(a->srq_size, b->srq_size);
 	assert_int_equal(a->sl, b->sl);
 	assert_int_equal(a->flow_label, b->flow_label);
+	assert_int_equal(a->path_mtu, b->path_mtu);
 }
 
 /* Through the text form too, so number printing is covered. */
@@ -778,6 +779,14 @@ static void test_spec_path(void **state)
 	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
 			     0);
 	assert_non_null(strstr(err, "flow_label"));
+	cJSON_ReplaceItemInObject(obj, "flow_label", cJSON_CreateNumber(7));
+	cJSON_AddNumberToObject(obj, "path_mtu", 1000);
+	assert_int_not_equal(rp_proto_spec_decode(obj, &out, err, sizeof(err)),
+			     0);
+	assert_non_null(strstr(err, "path_mtu 1000"));
+	cJSON_ReplaceItemInObject(obj, "path_mtu", cJSON_CreateNumber(512));
+	assert_int_equal(rp_proto_spec_decode(obj, &out, NULL, 0), 0);
+	assert_int_equal(out.path_mtu, 512);
 	cJSON_Delete(obj);
 }
 

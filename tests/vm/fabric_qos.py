@@ -27,8 +27,8 @@ MIN_PACKETS = 30  # of each way, for "every packet is marked" to mean much
 
 
 def roce_packets(pcap):
-    """(tos, source address, destination QP) of each RoCE v2 packet over
-    IPv4 in @pcap (Ethernet framing)."""
+    """(tos, source address, destination QP, IP length) of each RoCE v2
+    packet over IPv4 in @pcap (Ethernet framing)."""
     with open(pcap, "rb") as f:
         data = f.read()
     check(len(data) >= 24 and struct.unpack("<I", data[:4])[0] in
@@ -47,7 +47,8 @@ def roce_packets(pcap):
             continue
         bth = udp[8:20]
         qpn = int.from_bytes(bth[5:8], "big")
-        out.append((ip[1], "%d.%d.%d.%d" % tuple(ip[12:16]), qpn))
+        out.append((ip[1], "%d.%d.%d.%d" % tuple(ip[12:16]), qpn,
+                    struct.unpack("!H", ip[2:4])[0]))
     return out
 
 
@@ -104,7 +105,7 @@ def tos_case(c):
         res = doc["results"][0]
         check(res.get("tos") == AF41, "result tos %r" % res.get("tos"))
         # what the QPs hold, read back (UD: the client's address handle)
-        held = [(res.get(x + "_transport") or {}).get("path", {})
+        held = [(res.get(x + "_transport") or {}).get("qp_path", {})
                 .get("traffic_class") for x in ("client", "server")]
         check(held[0] == AF41 and held[1] in (AF41, None if "ud" in op
                                                else AF41),
@@ -128,3 +129,41 @@ def tos_case(c):
         if "loss" in doc["results"][0]:
             log("  %s: loss %r, messages %r" % (op, doc["results"][0]["loss"],
                                                 doc["results"][0]["messages"]))
+
+
+# A RoCE v2 packet's bytes around its payload, over IPv4: IP 20, UDP 8,
+# BTH 12, the first packet's RETH 16, ICRC 4
+ROCE_OVER = 20 + 8 + 12 + 16 + 4
+
+
+def mtu_case(c):
+    """--mtu on the wire: a 4 KiB write leaves guest 1 as packets of at
+    most 512 bytes of payload under --mtu 512, at most 1024 (rxe's active
+    MTU on a 1500-byte link) without it; both ends' QPs hold 512 (read
+    back), and the server's read responses are cut to it too."""
+    base = "-x rdma -S 4096 -q 8 -C 100 --verify --warmup 10 " \
+        "--lat-iterations 20"
+    for op in ("write", "read"):
+        sizes = {}
+        for mtu in (0, 512):
+            doc, pk = captured(c, base + " -o %s%s" %
+                               (op, " --mtu %d" % mtu if mtu else ""))
+            res = doc["results"][0]
+            ways = by_way(pk)
+            # the data's way: the client's for write, the server's for read
+            data = ways[addr(1) if op == "write" else addr(2)]
+            check(len(data) >= 30, "%s: %d data packets captured" %
+                  (op, len(data)))
+            sizes[mtu] = max(p[3] for p in data)
+            held = [(res.get(x + "_transport") or {}).get("mtu")
+                    for x in ("client", "server")]
+            check(res.get("path_mtu") == (mtu or None) and
+                  held == [mtu or 1024] * 2,
+                  "%s --mtu %d: result %r, the QPs hold %r" %
+                  (op, mtu, res.get("path_mtu"), held))
+        log("  %s: the largest RoCE packet %d bytes, %d under --mtu 512" %
+            (op, sizes[0], sizes[512]))
+        check(512 < sizes[0] <= 1024 + ROCE_OVER and
+              sizes[512] <= 512 + ROCE_OVER,
+              "%s: the largest packets %r, want over 512 bytes of payload "
+              "without --mtu, at most 512 with it" % (op, sizes))

@@ -7,6 +7,11 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
   three guests on Soft-RoCE, a client on guest 1 and a server on guest 2:
     ops        every rdma op with --verify; rsocket and tcp the same way;
                ofi:verbs write, read, send (FI_EP_MSG), fetch_add (RDM)
+    tos        --tos af41 on the wire both ways, RC write and read and
+               UD send, and in both ends' read-back paths (fabric_qos.py)
+    mtu        --mtu 512 on the wire: a write's and a read's data packets
+               at most 512 bytes of payload, over 512 without it; both
+               ends' QPs hold it (fabric_qos.py)
     loss       netem 1% loss on both NICs: every op still verified; the
                requester's rxe hw_counters show the retransmissions; the
                bulk figure drops
@@ -62,7 +67,7 @@ from fabric import addr  # noqa: E402
 from e2elib import TestFailure, built_with, check, log  # noqa: E402
 import check_json  # noqa: E402
 from guest_tests import check_result  # noqa: E402
-from fabric_qos import tos_case  # noqa: E402
+from fabric_qos import mtu_case, tos_case  # noqa: E402
 from fabric_ud import ud_loss_case  # noqa: E402
 
 QUICK = "--warmup 50 --lat-iterations 200"
@@ -536,7 +541,8 @@ def verdict_case(c):
          (cn.get("server") or {}).get("errors")))
 
 
-RXE_CASES = (("ops", ops_case), ("tos", tos_case), ("verdict", verdict_case),
+RXE_CASES = (("ops", ops_case), ("tos", tos_case), ("mtu", mtu_case),
+             ("verdict", verdict_case),
              ("loss", loss_case), ("uc loss", uc_loss_case),
              ("ud loss", ud_loss_case),
              ("reorder", reorder_case),

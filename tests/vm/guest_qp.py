@@ -18,8 +18,9 @@ the MTU or the operation; the text's "queue pairs" and "loss" lines.
 --sl and --flow-label on RC (write, read, fetch_add over two streams under
 --wait event, send with --srq), UC and UD with --verify: the result names
 them, both ends' queue pairs hold the flow label (read back), the SL as
-rxe keeps it (it does not: a note); the text's "path" line; a test that
-asks for neither reports the path rdma_cm gave.
+rxe keeps it (it does not: a note); --mtu 512 and 256 (RC, UC): both
+ends' path MTU; one over the port's active MTU refused; the text's "path"
+line; a test that asks for none reports the path rdma_cm gave.
 """
 from e2elib import check, run  # noqa: E402
 
@@ -108,7 +109,7 @@ def qp_cases(addr, client_json, check_result, quick, timeout):
         check(r.rc == 2 and "--qp ud: UD has no write" in r.err,
               lambda: r.describe())
 
-    def path_case(b, s, qp, op, sl, fl, extra=()):
+    def path_case(b, s, qp, op, sl, fl, extra=(), mtu=0):
         """--sl and --flow-label: in the result; the flow label in what
         both ends' queue pairs hold (ibv_query_qp), the SL as rxe keeps it
         (none: it reads back 0, and a note says so); UD: the client's
@@ -116,21 +117,25 @@ def qp_cases(addr, client_json, check_result, quick, timeout):
         args = ["-x", "rdma", "--qp", qp, "-o", op, "-S",
                 "1024" if qp == "ud" else "4096", "-q", "8", "-C", "500",
                 "--verify"] + (["--sl", str(sl)] if sl else []) + \
-            (["--flow-label", hex(fl)] if fl else []) + list(extra) + quick
+            (["--flow-label", hex(fl)] if fl else []) + \
+            (["--mtu", str(mtu)] if mtu else []) + list(extra) + quick
         doc = client_json(b, s.port, args)
         r = doc["results"][0]
         check(r["ok"] and r.get("sl") == (sl or None) and
               r.get("flow_label") == (fl or None) and
-              doc["config"].get("sl") == (sl or None),
+              doc["config"].get("sl") == (sl or None) and
+              r.get("path_mtu") == (mtu or None),
               "result %r" % {k: r.get(k) for k in ("ok", "sl", "flow_label",
                                                     "error")})
         sides = ("client",) if qp == "ud" else ("client", "server")
         for side in sides:
-            p = r["%s_transport" % side].get("path") or {}
+            p = r["%s_transport" % side].get("qp_path") or {}
             check(p.get("from") == ("address handle" if qp == "ud" else
                                     "queue pair") and
-                  (not fl or p.get("flow_label") == fl),
-                  "%s path %r, asked flow label %r" % (side, p, fl))
+                  (not fl or p.get("flow_label") == fl) and
+                  (not mtu or r["%s_transport" % side].get("mtu") == mtu),
+                  "%s path %r, mtu %r; asked flow label %r, mtu %r" %
+                  (side, p, r["%s_transport" % side].get("mtu"), fl, mtu))
             if qp == "ud":  # the handle's attributes, as made
                 check(p.get("sl") == sl, "ud path %r" % p)
             elif sl and p.get("sl") != sl:
@@ -139,19 +144,26 @@ def qp_cases(addr, client_json, check_result, quick, timeout):
         for side in ("client", "server"):
             check(r["cpu"][side]["verify_errors"] == 0, side + " verify")
 
+    def path_mtu_refused(b, s):
+        r = run(b, ["-c", "-a", addr, "-p", s.port, "-x", "rdma", "--mtu",
+                    "4096", "-o", "write", "-C", "10"], timeout=timeout)
+        check(r.rc == 2 and "--mtu 4096: over device rxe0 port 1's active "
+              "MTU of 1024 bytes" in r.err and r.err.count("\n") == 1,
+              lambda: r.describe())
+
     def path_text_and_default(b, s):
         t = run(b, ["-c", "-a", addr, "-p", s.port, "-x", "rdma", "-o",
                     "write", "-S", "64", "-C", "200", "--sl", "3",
                     "--flow-label", "0x12345"] + quick, timeout=timeout)
         check(t.rc == 0 and "  path         SL 3, flow label 0x12345 "
               "asked; the client's queue pair holds SL " in t.out and
-              "flow label 0x12345, the server's SL " in t.out,
+              "flow label 0x12345, MTU 1024, the server's SL " in t.out,
               lambda: t.describe())
         doc = client_json(b, s.port, ["-x", "rdma", "-o", "write", "-S",
                                       "64", "-C", "200"] + quick)
         r = doc["results"][0]
         check("sl" not in r and "flow_label" not in r and
-              all(r["%s_transport" % x].get("path", {}).get("from") ==
+              all(r["%s_transport" % x].get("qp_path", {}).get("from") ==
                   "queue pair" for x in ("client", "server")),
               "unasked: %r" % {k: r.get(k) for k in
                                ("sl", "client_transport")})
@@ -178,6 +190,11 @@ def qp_cases(addr, client_json, check_result, quick, timeout):
                   b, s, "rc", "send", 2, 0xabcde, ("--srq",))),
               ("--sl --flow-label uc write_imm", lambda b, s: path_case(
                   b, s, "uc", "write_imm", 2, 0xfffff)),
+              ("--mtu 512 rc write", lambda b, s: path_case(
+                  b, s, "rc", "write", 0, 0, mtu=512)),
+              ("--mtu 256 uc send --flow-label", lambda b, s: path_case(
+                  b, s, "uc", "send", 0, 5, mtu=256)),
+              ("--mtu over the port's refused", path_mtu_refused),
               ("--sl --flow-label ud send", lambda b, s: path_case(
                   b, s, "ud", "send", 4, 99)),
               ("--sl text; the path unasked", path_text_and_default)]

@@ -550,15 +550,16 @@ def path_streams_case(b, s):
     doc = client_json(b, s.port, ["-x", "rdma", "-o", "write", "-S", "4096",
                                   "-q", "8", "-C", "300", "-P", "2",
                                   "--bidir", "--wait", "event", "--verify",
-                                  "--sl", "1", "--flow-label", "0x54321"] +
+                                  "--sl", "1", "--flow-label", "0x54321",
+                                  "--mtu", "512"] +
                       QUICK)
     r = doc["results"][0]
     d = r["directions"]
-    held = [p.get("path", {}).get("flow_label") for x in ("client", "server")
-            for p in r["%s_streams" % x]]
+    held = [(p.get("qp_path", {}).get("flow_label"), p.get("mtu"))
+            for x in ("client", "server") for p in r["%s_streams" % x]]
     check(r["ok"] and d["client_to_server"]["messages"] == 600 and
           d["server_to_client"]["messages"] == 600 and
-          held == [0x54321] * 8,  # 2 streams a direction, each end
+          held == [(0x54321, 512)] * 8,  # 2 streams a direction, each end
           "--sl --flow-label bidir: ok %r, directions %r, held %r" %
           (r["ok"], d, held))
 

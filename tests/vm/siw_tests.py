@@ -5,7 +5,7 @@ iWARP has: write and read over sizes 1 B, 4 KiB and 1 MiB at depth 1 and
 16 with --verify (a sweep each), send at each of those sizes alone with
 --verify and without; write_imm, fetch_add and cmp_swap, --qp uc and ud (iWARP
 has RC queue pairs alone), --srq (its send credits count each
-stream's own receives), --sl and --flow-label (neither), refused
+stream's own receives), --sl, --flow-label and --mtu, refused
 before anything connects (the
 client: exit 2, one line naming siw0, iWARP and
 what it has; the server, asked directly: ERROR "unsupported" at SETUP,
@@ -152,13 +152,14 @@ def srq_refused(b, s):
 
 
 def path_refused(b, s):
-    """--sl and --flow-label: iWARP has neither; refused before anything
-    connects, one line naming the device."""
-    for flag, v in (("--sl", "3"), ("--flow-label", "0x12345")):
+    """--sl, --flow-label and --mtu: iWARP has none of them; refused
+    before anything connects, one line naming the device."""
+    for flag, v in (("--sl", "3"), ("--flow-label", "0x12345"),
+                    ("--mtu", "1024")):
         r = run(b, ["-c", "-a", gt.ADDR, "-p", s.port, "-x", "rdma", flag,
                     v, "-o", "write", "-C", "100"], timeout=gt.TIMEOUT)
-        want = "%s: device %s (iWARP) has no service level or flow label" % (
-            flag, DEV)
+        want = ("%s: device %s (iWARP) has no service level, flow label or "
+                "path MTU" % (flag, DEV))
         check(r.rc == 2 and want in r.err and r.err.count("\n") == 1,
               lambda: "want exit 2 and one line %r:\n%s" %
               (want, r.describe()))
@@ -255,7 +256,7 @@ def siw(binary):
     for op in ("write_imm", "fetch_add", "cmp_swap"):
         tests.append(("%s refused" % op, lambda b, s, o=op: refused(b, s, o)))
     tests.append(("--qp uc and ud refused", uc_refused))
-    tests.append(("--sl and --flow-label refused", path_refused))
+    tests.append(("--sl, --flow-label, --mtu refused", path_refused))
     tests.append(("--srq refused", srq_refused))
     tests += [("the server refuses at SETUP", server_refuses),
               ("rdma,rsocket,tcp table; -x all", table)]

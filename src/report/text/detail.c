@@ -182,34 +182,39 @@ void rp_report_text_numa(FILE *f, const struct rp_result *r)
 	fputc('\n', f);
 }
 
-/* What one side's first queue pair took (its "path", as ibv_query_qp
+/* What one side's first queue pair took (its "qp_path", as ibv_query_qp
  * read it back), into @buf; "?" where the side did not say. */
 static void path_took(const cJSON *info, char *buf, size_t len)
 {
 	const cJSON *first =
 		cJSON_IsArray(info) ? cJSON_GetArrayItem(info, 0) : info;
-	const cJSON *path = cJSON_GetObjectItemCaseSensitive(first, "path");
+	const cJSON *path = cJSON_GetObjectItemCaseSensitive(first, "qp_path");
 	const cJSON *sl = cJSON_GetObjectItemCaseSensitive(path, "sl");
 	const cJSON *fl = cJSON_GetObjectItemCaseSensitive(path, "flow_label");
+	const cJSON *mtu = cJSON_GetObjectItemCaseSensitive(first, "mtu");
 
-	if (cJSON_IsNumber(sl) && cJSON_IsNumber(fl))
-		snprintf(buf, len, "SL %d, flow label 0x%05x", sl->valueint,
-			 (unsigned int)fl->valuedouble);
+	if (cJSON_IsNumber(sl) && cJSON_IsNumber(fl) && cJSON_IsNumber(mtu))
+		snprintf(buf, len, "SL %d, flow label 0x%05x, MTU %d",
+			 sl->valueint, (unsigned int)fl->valuedouble,
+			 mtu->valueint);
 	else
 		snprintf(buf, len, "?");
 }
 
-/* --sl, --flow-label: asked, and what each end's queue pair holds. */
+/* --sl, --flow-label, --mtu: asked, and what each end's queue pair
+ * holds. */
 static void text_path(FILE *f, const struct rp_result *r)
 {
-	char client[48], server[48];
+	char client[64], server[64], mtu[24] = "";
 
 	path_took(r->client_info, client, sizeof(client));
 	path_took(r->server_info, server, sizeof(server));
+	if (r->spec.path_mtu)
+		snprintf(mtu, sizeof(mtu), ", MTU %u", r->spec.path_mtu);
 	fprintf(f,
-		"  path         SL %u, flow label 0x%05x asked; the client's "
+		"  path         SL %u, flow label 0x%05x%s asked; the client's "
 		"queue pair holds %s, the server's %s\n",
-		r->spec.sl, r->spec.flow_label, client, server);
+		r->spec.sl, r->spec.flow_label, mtu, client, server);
 }
 
 void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
@@ -227,7 +232,7 @@ void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 	for (i = 0; i < n && !r; i++)
 		if (res[i].spec.tos || res[i].spec.mem != RP_MEM_HOST ||
 		    res[i].spec.qp != RP_QP_RC || res[i].spec.sl ||
-		    res[i].spec.flow_label)
+		    res[i].spec.flow_label || res[i].spec.path_mtu)
 			r = &res[i];
 	s = r ? &r->spec : NULL;
 	if (s && s->tos) {
@@ -235,7 +240,7 @@ void rp_report_text_asked(FILE *f, const struct rp_result *res, size_t n)
 		fprintf(f, "  marking      TOS %s on both ends' data traffic\n",
 			tos);
 	}
-	if (s && (s->sl || s->flow_label))
+	if (s && (s->sl || s->flow_label || s->path_mtu))
 		text_path(f, r);
 	if (s && (unsigned int)s->mem < RP_MEM__COUNT && mem[s->mem])
 		fprintf(f, "  memory       %s on both ends\n", mem[s->mem]);

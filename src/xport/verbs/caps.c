@@ -110,17 +110,33 @@ int rv_srq_check(struct ibv_context *ctx, bool srq, struct rp_err *why)
 		       ibv_get_device_name(ctx->device));
 }
 
-int rv_path_dev_check(struct ibv_context *ctx, const struct rp_spec *spec,
-		      struct rp_err *why)
+int rv_path_dev_check(struct ibv_context *ctx, uint8_t port,
+		      const struct rp_spec *spec, struct rp_err *why)
 {
-	if (!(spec->sl || spec->flow_label) ||
-	    ctx->device->transport_type != IBV_TRANSPORT_IWARP)
+	struct ibv_port_attr pa;
+	int active;
+
+	if (!(spec->sl || spec->flow_label || spec->path_mtu) ||
+	    spec->qp == RP_QP_UD)
 		return 0;
-	return rp_errf(why, -EOPNOTSUPP,
-		       "--%s: device %s (iWARP) has no service level or flow "
-		       "label (its packets are TCP's)",
-		       spec->sl ? "sl" : "flow-label",
-		       ibv_get_device_name(ctx->device));
+	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP)
+		return rp_errf(why, -EOPNOTSUPP,
+			       "--%s: device %s (iWARP) has no service level, "
+			       "flow label or path MTU (its packets are TCP's)",
+			       spec->sl		  ? "sl"
+			       : spec->flow_label ? "flow-label"
+						  : "mtu",
+			       ibv_get_device_name(ctx->device));
+	if (!spec->path_mtu || ibv_query_port(ctx, port, &pa))
+		return 0;
+	active = rv_mtu_bytes(pa.active_mtu);
+	if (active && (int)spec->path_mtu > active)
+		return rp_errf(why, -EOPNOTSUPP,
+			       "--mtu %u: over device %s port %u's active MTU "
+			       "of %d bytes",
+			       spec->path_mtu, ibv_get_device_name(ctx->device),
+			       port, active);
+	return 0;
 }
 
 /* The id @id resolved toward @host: which device the route takes. */
@@ -156,7 +172,7 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	/* every kind of device does write, read and send, on host memory */
 	if (!rp_op_is_atomic(spec->op) && spec->op != RP_OP_WRITE_IMM &&
 	    spec->mem != RP_MEM_ODP && spec->qp == RP_QP_RC && !spec->srq &&
-	    !spec->sl && !spec->flow_label)
+	    !spec->sl && !spec->flow_label && !spec->path_mtu)
 		return 0;
 	ret = rv_channel_create(&ch, &ignored);
 	if (!ret && rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
@@ -171,7 +187,7 @@ int rv_preflight(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	if (!ret && id && id->verbs)
 		ret = rv_srq_check(id->verbs, spec->srq, why);
 	if (!ret && id && id->verbs)
-		ret = rv_path_dev_check(id->verbs, spec, why);
+		ret = rv_path_dev_check(id->verbs, id->port_num, spec, why);
 	if (!ret && id && id->verbs && spec->qp == RP_QP_UD &&
 	    rv_ud_mtu(id->verbs, id->port_num, spec->size_bytes, NULL,
 		      &ignored) == -EMSGSIZE) /* a usage error: exit 2 */

@@ -164,11 +164,6 @@ void rv_disconnect(struct rv_stream *s)
 	}
 }
 
-int rv_mtu_bytes(enum ibv_mtu m)
-{
-	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
-}
-
 /* rdma_cm leaves the receiver's RNR timer at 0, which makes a sender wait
  * 655 ms after each "receiver not ready"; RTS -> RTS may change it. */
 static void rv_set_rnr_timer(struct rv_stream *s)
@@ -204,11 +199,6 @@ void rv_connected(struct rv_stream *s)
 		s->mtu_bytes = rv_mtu_bytes(pa.active_mtu);
 	}
 	rv_path_check(s);
-	if (s->opts.mtu && s->opts.mtu != s->mtu_bytes)
-		rp_stream_note(&s->base,
-			       "the path MTU cannot be set through rdma_cm; "
-			       "using %d bytes, not %d",
-			       s->mtu_bytes, s->opts.mtu);
 	if (s->opts.gid_index >= 0 && s->opts.gid_index != s->gid_index)
 		rp_stream_note(&s->base,
 			       "rdma_cm picks the GID from the address; "

@@ -62,24 +62,6 @@ static int o_gid_index(void *own, const char *flag, const char *arg, char *err,
 	return ret;
 }
 
-static int o_mtu(void *own, const char *flag, const char *arg, char *err,
-		 size_t errlen)
-{
-	uint64_t v;
-	int ret = rp_units_count_in(flag, arg, 256, 4096, &v, err, errlen);
-
-	if (ret)
-		return ret;
-	if (v & (v - 1)) {
-		snprintf(err, errlen,
-			 "%s: %s: accepted 256, 512, 1024, 2048, 4096", flag,
-			 arg);
-		return -EINVAL;
-	}
-	((struct rv_opts *)own)->mtu = (int)v;
-	return 0;
-}
-
 static void defaults(void *own)
 {
 	struct rv_opts *o = own;
@@ -115,10 +97,6 @@ static const struct rp_xport_opt opts[] = {
 	{ "gid-index", 0, true, true, "N",
 	  "GID index, where rdma_cm cannot decide",
 	  "GID index, only where rdma_cm cannot decide.", o_gid_index },
-	{ "mtu", 0, true, true, "BYTES", "path MTU to request",
-	  "path MTU to request (256 to 4096); the MTU in use is always "
-	  "reported.",
-	  o_mtu },
 };
 
 _Static_assert(sizeof(struct rv_opts) <= RP_XPORT_OWN_BYTES,

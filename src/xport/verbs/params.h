@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The rdma transport's own options (-d, --ib-port, --inline, --gid-index,
- * --mtu), in every build: the block they fill in struct rp_xport_params,
+ * The rdma transport's own options (-d, --ib-port, --inline, --gid-index),
+ * in every build: the block they fill in struct rp_xport_params,
  * which this side's streams copy at creation.
  */
 #ifndef RP_XPORT_VERBS_PARAMS_H
@@ -16,7 +16,6 @@ struct rv_opts {
 	int ib_port;		 /* 0: rdma_cm's choice */
 	int gid_index;		 /* -1: rdma_cm's choice */
 	int inline_bytes;	 /* -1: automatic */
-	int mtu;		 /* 0: the port's active MTU */
 };
 
 /** rv_opts_init - @p's rdma block into @o; the defaults when @p is NULL. */

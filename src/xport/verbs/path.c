@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * --sl and --flow-label: a path rdma_cm would not give. rdma_cm builds the
- * address vector of a connected QP from its route (RoCE: the SL from the
- * TOS, flow label 0) and moves the QP itself when the QP is its own
- * (rdma_create_qp). With either flag the stream's QP is ours instead
+ * --sl, --flow-label and --mtu: a path rdma_cm would not give. rdma_cm
+ * builds the address vector and path MTU of a connected QP from its route
+ * (RoCE: the SL from the TOS, a flow label hashed from the ports, the
+ * ports' active MTU) and moves the QP itself when the QP is its own
+ * (rdma_create_qp). With any of the flags the stream's QP is ours instead
  * (ibv_create_qp): rdma_cm still says what each state needs
- * (rdma_init_qp_attr), we put the SL and flow label into the RTR
+ * (rdma_init_qp_attr), we put the SL, flow label and MTU into the RTR
  * attributes and move the QP; the client then calls rdma_establish on the
- * CONNECT_RESPONSE event, the server accepts with the QP in RTS. Both ends
- * do it (the spec carries both fields), so the server's acknowledgements
- * and read responses take them too. UD's address handles take them at
- * creation (ud.c). What the QP holds afterwards is read back
- * (ibv_query_qp) and reported as the stream's "path": a device that
- * keeps no SL shows it there.
+ * CONNECT_RESPONSE event (connect.c), the server accepts with the QP in
+ * RTS (listen.c). Both ends do it (the spec carries the fields), so the
+ * server's acknowledgements and read responses take them too, and the two
+ * MTUs agree, which RC needs. UD's address handles take the SL and flow
+ * label at creation (ud.c). What the QP holds afterwards is read back
+ * (ibv_query_qp) and reported as the stream's "qp_path" and "mtu": a device
+ * that keeps no SL shows it there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +24,24 @@
 
 bool rv_hand_path(const struct rv_stream *s)
 {
-	return !rv_ud(s) && (s->base.spec.sl || s->base.spec.flow_label);
+	const struct rp_spec *sp = &s->base.spec;
+
+	return !rv_ud(s) && (sp->sl || sp->flow_label || sp->path_mtu);
+}
+
+int rv_mtu_bytes(enum ibv_mtu m)
+{
+	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128 << m : 0;
+}
+
+/* --mtu's bytes as an ibv_mtu (the spec holds 256 to 4096, a power of 2) */
+static enum ibv_mtu rv_mtu_enum(uint32_t bytes)
+{
+	enum ibv_mtu m = IBV_MTU_256;
+
+	while (m < IBV_MTU_4096 && rv_mtu_bytes(m) < (int)bytes)
+		m++;
+	return m;
 }
 
 void rv_path_ah(const struct rv_stream *s, struct ibv_ah_attr *ah)
@@ -46,6 +65,24 @@ static const char *rv_qps_name(enum ibv_qp_state st)
 	return st == IBV_QPS_INIT ? "INIT" : st == IBV_QPS_RTR ? "RTR" : "RTS";
 }
 
+/* --mtu into @a's RTR attributes: at most the path's own (what rdma_cm
+ * says, the smaller of the ports' active MTUs on RoCE), a smaller one as
+ * asked. */
+static int rv_path_mtu(struct rv_stream *s, struct ibv_qp_attr *a)
+{
+	uint32_t want = s->base.spec.path_mtu;
+	int path = rv_mtu_bytes(a->path_mtu);
+
+	if (!want)
+		return 0;
+	if (path && (int)want > path)
+		return rp_errf(&s->base.err, -EOPNOTSUPP,
+			       "--mtu %u: over the path's MTU of %d bytes",
+			       want, path);
+	a->path_mtu = rv_mtu_enum(want);
+	return 0;
+}
+
 /* Move our QP to @st with what rdma_cm says that state needs; at RTR the
  * asked SL and flow label go into its address vector. */
 static int rv_path_move(struct rv_stream *s, enum ibv_qp_state st)
@@ -66,6 +103,9 @@ static int rv_path_move(struct rv_stream *s, enum ibv_qp_state st)
 				       "(an InfiniBand path inside one "
 				       "subnet) to carry it");
 		rv_path_ah(s, &a.ah_attr);
+		ret = rv_path_mtu(s, &a);
+		if (ret)
+			return ret;
 	}
 	ret = ibv_modify_qp(s->qp, &a, mask);
 	if (ret)
@@ -112,6 +152,10 @@ void rv_path_check(struct rv_stream *s)
 		rp_stream_note(&s->base,
 			       "--flow-label %u: the queue pair holds %u",
 			       sp->flow_label, s->path_flow);
+	if (sp->path_mtu && s->mtu_bytes != (int)sp->path_mtu)
+		rp_stream_note(&s->base,
+			       "--mtu %u: the queue pair's path MTU is %d",
+			       sp->path_mtu, s->mtu_bytes);
 }
 
 int rv_path_info(const struct rv_stream *s, cJSON *info)
@@ -120,7 +164,7 @@ int rv_path_info(const struct rv_stream *s, cJSON *info)
 
 	if (!s->path_known)
 		return 0;
-	p = cJSON_AddObjectToObject(info, "path");
+	p = cJSON_AddObjectToObject(info, "qp_path");
 	if (!p || !cJSON_AddNumberToObject(p, "sl", s->path_sl) ||
 	    !cJSON_AddNumberToObject(p, "flow_label", s->path_flow) ||
 	    !cJSON_AddNumberToObject(p, "traffic_class", s->path_tclass) ||

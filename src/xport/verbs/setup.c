@@ -126,9 +126,10 @@ static int rv_create_qp(struct rv_stream *s)
 	uint32_t want =
 		autoinl ? RV_INLINE_AUTO : (uint32_t)s->opts.inline_bytes;
 	struct ibv_qp_init_attr a;
-	/* --sl, --flow-label: iw_cm moves an iWARP QP itself, and TCP has
-	 * neither field */
-	int ret = rv_path_dev_check(s->id->verbs, &s->base.spec, &s->base.err);
+	/* --sl, --flow-label, --mtu: iw_cm moves an iWARP QP itself, and TCP
+	 * has none of them; an MTU over the port's */
+	int ret = rv_path_dev_check(s->id->verbs, s->id->port_num,
+				    &s->base.spec, &s->base.err);
 
 	if (ret)
 		return ret;

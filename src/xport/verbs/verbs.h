@@ -241,12 +241,14 @@ static inline uint32_t rv_recv_len(const struct rv_stream *s,
 		       : wc->byte_len;
 }
 
-/* path.c: --sl, --flow-label. */
+/* path.c: --sl, --flow-label, --mtu. */
+/* an ibv_mtu in bytes (0: not one) */
+int rv_mtu_bytes(enum ibv_mtu m);
 /* Does the stream drive its own QP (RC, UC with either flag)? */
 bool rv_hand_path(const struct rv_stream *s);
 /* The asked SL and flow label into @ah (a GRH's, where it has one). */
 void rv_path_ah(const struct rv_stream *s, struct ibv_ah_attr *ah);
-/* What the stream's path holds, for its "path" information. */
+/* What the stream's path holds, for its "qp_path" information. */
 void rv_path_took(struct rv_stream *s, const struct ibv_ah_attr *ah);
 /* ibv_create_qp and INIT (-errno, no QP, if the create failed). */
 int rv_path_create_qp(struct rv_stream *s, struct ibv_qp_init_attr *a);
@@ -395,9 +397,10 @@ int rv_qp_check(struct ibv_context *ctx, enum rp_qp qp, struct rp_err *why);
 /* --srq: not on iWARP, whose send credits count each stream's receives.
  * Return: 0, or -EOPNOTSUPP with the reason in @why. */
 int rv_srq_check(struct ibv_context *ctx, bool srq, struct rp_err *why);
-/* --sl, --flow-label: not on iWARP (which has neither). */
-int rv_path_dev_check(struct ibv_context *ctx, const struct rp_spec *spec,
-		      struct rp_err *why);
+/* --sl, --flow-label, --mtu: not on iWARP (which has none of them), nor
+ * an MTU over @port's active one. */
+int rv_path_dev_check(struct ibv_context *ctx, uint8_t port,
+		      const struct rp_spec *spec, struct rp_err *why);
 
 /** rv_odp_check - --mem odp: can @ctx's RC queue pairs do @op on memory
  *  registered on demand? -EOPNOTSUPP with the capability bits in @why. */
@@ -423,8 +426,6 @@ int rv_expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 	      uint64_t deadline_ns, const char *what, struct rp_err *e);
 int rv_established(struct rv_stream *s, uint64_t deadline_ns, const char *what);
 void rv_disconnect(struct rv_stream *s);
-/* an ibv_mtu in bytes (0: not one) */
-int rv_mtu_bytes(enum ibv_mtu m);
 /* what the connection got: path MTU and GID; notes what could not be set */
 void rv_connected(struct rv_stream *s);
 
