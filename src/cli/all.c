@@ -14,7 +14,7 @@ static bool fits(const struct rp_xport_ops *ops, const struct rp_spec *s)
 	       (!(s->sl || s->flow_label || s->path_mtu) || ops->qp_types) &&
 	       (!s->tagged || ops->tagged) &&
 	       (s->ep_type == RP_EP_AUTO || ops->ep_types) &&
-	       (!s->srq || ops->srq) &&
+	       (!s->srq || ops->srq) && (!s->rails || ops->rails) &&
 	       (s->mem == RP_MEM_HOST || ops->mem_kinds & RP_MEM_BIT(s->mem));
 }
 
@@ -52,6 +52,8 @@ int rp_cli_expand_all(struct rp_config *cfg, char *err, size_t len)
 		 s->sl || s->flow_label || s->path_mtu
 			 ? " with --sl, --flow-label or --mtu"
 			 : "",
-		 s->mem != RP_MEM_HOST ? " in --mem's memory" : "");
+		 s->mem != RP_MEM_HOST ? " in --mem's memory"
+		 : s->rails	       ? " over --rails"
+				       : "");
 	return -ENOENT;
 }

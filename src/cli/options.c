@@ -208,7 +208,9 @@ enum {
 	O_SRQ_SIZE,
 	O_SL,
 	O_FLOW_LABEL,
-	O_MTU
+	O_MTU,
+	O_RAILS,
+	O_RAIL_MAP
 };
 
 static const struct opt opts[] = {
@@ -292,6 +294,12 @@ static const struct opt opts[] = {
 	{ "mtu", O_MTU, 1, rp_cli_o_mtu, "BYTES",
 	  "rdma: the queue pairs' path MTU, 256 to 4096 (default: the "
 	  "path's)" },
+	{ "rails", O_RAILS, 1, rp_cli_o_rails, "LIST",
+	  "rdma, tcp, rsocket: spread the streams over these NICs (devices "
+	  "or interfaces; auto: every active device), -P per rail" },
+	{ "rail-map", O_RAIL_MAP, 1, rp_cli_o_rail_map, "MAP",
+	  "--rails: client rail i meets server rail i (index), or in NUMA "
+	  "node order on each side (numa); default index" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },
 	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },
@@ -449,7 +457,7 @@ static bool server_ok(int val)
 		's',	     'a',	 'p',	  'h',		'V',
 		O_ONCE,	     O_QUIET,	 O_CPU,	  O_MAX_MEMORY, O_MAX_STREAMS,
 		O_MAX_SIZE,  O_MAX_TIME, O_ALLOW, O_AUTH_KEY,	O_STALL_TIMEOUT,
-		O_MAX_TESTS,
+		O_MAX_TESTS, O_RAILS,
 	};
 	size_t i;
 

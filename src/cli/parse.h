@@ -110,6 +110,11 @@ int rp_cli_o_srq(struct parse *p, const char *arg);
 int rp_cli_o_srq_size(struct parse *p, const char *arg);
 int rp_cli_o_sl(struct parse *p, const char *arg);
 int rp_cli_o_mtu(struct parse *p, const char *arg);
+
+/* rails_opts.c: --rails (-d A,B), --rail-map, and their rules */
+int rp_cli_o_rails(struct parse *p, const char *arg);
+int rp_cli_o_rail_map(struct parse *p, const char *arg);
+int rp_cli_check_rails(struct parse *p);
 int rp_cli_o_flow_label(struct parse *p, const char *arg);
 
 /* load_opts.c: the offered load and batching, and their rules */

@@ -12,6 +12,7 @@
 #include "core/cidr.h"
 #include "core/sweep.h"
 #include "platform/sock.h"
+#include "xport/rails.h"
 #include "xport/xport.h"
 
 /* Does every transport of the list run here, without a server? */
@@ -318,6 +319,65 @@ static int check_path(struct parse *p)
 	return 0;
 }
 
+static bool has_rails(const struct rp_xport_ops *x)
+{
+	return x->rails;
+}
+
+/* --rails: transports that connect from a chosen address (rdma, tcp,
+ * rsocket); the names resolved here, where a bad one is exit 2, and again
+ * by the run; -P becomes streams per rail. */
+int rp_cli_check_rails(struct parse *p)
+{
+	struct rp_spec *s = &p->cfg->test.spec;
+	char name[RP_SPEC_NAME_LEN + 16];
+	struct rp_rails rails;
+	bool rdma = false;
+	size_t i;
+
+	if (!p->cfg->test.rails[0])
+		return s->rail_numa
+			       ? rp_cli_bad(p, "--rail-map without --rails")
+			       : 0;
+	if (lacking(p, has_rails, name, sizeof(name)))
+		return rp_cli_bad(p,
+				  "--rails: %s cannot choose the NIC a stream "
+				  "takes; rdma, tcp and rsocket can",
+				  name);
+	for (i = 0; i < p->cfg->test.n_transports; i++) {
+		const struct rp_xport_ops *x =
+			rp_xport_find(p->cfg->test.transports[i]);
+
+		rdma = rdma || (x && x->qp_types);
+	}
+	if (rp_rails_resolve(p->cfg->test.rails, rdma, s->rail_numa, &rails,
+			     p->err, p->errlen))
+		return -EINVAL;
+	if ((uint64_t)s->streams * rails.n > RP_SPEC_MAX_STREAMS)
+		return rp_cli_bad(p,
+				  "-P %u per rail over %u rails is over %d "
+				  "streams",
+				  s->streams, rails.n, RP_SPEC_MAX_STREAMS);
+	s->streams *= rails.n;
+	s->rails = rails.n;
+	return 0;
+}
+
+/* A server's --rails: names it cannot resolve are refused at its start
+ * ("auto" is looked at test by test: a device may come up later). */
+static int check_server_rails(struct parse *p)
+{
+	struct rp_rails rails;
+
+	if (p->cfg->mode != RP_MODE_SERVER || !p->cfg->test.rails[0] ||
+	    !strcmp(p->cfg->test.rails, "auto"))
+		return 0;
+	return rp_rails_resolve(p->cfg->test.rails, false, false, &rails,
+				p->err, p->errlen)
+		       ? -EINVAL
+		       : 0;
+}
+
 /* --tagged: transports that send tagged messages (ofi), for send. */
 static int check_tagged(struct parse *p)
 {
@@ -397,7 +457,7 @@ static int finish_spec(struct parse *p)
 		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
 	    check_mem(p) || check_qp(p) || check_path(p) || check_tagged(p) ||
-	    check_ep_type(p) || check_srq(p))
+	    check_ep_type(p) || check_srq(p) || rp_cli_check_rails(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);
@@ -415,6 +475,8 @@ int rp_cli_finish(struct parse *p)
 		return rp_cli_check_outputs(p);
 	default_points(p->cfg);
 	rc = check_mode(p);
+	if (!rc)
+		rc = check_server_rails(p);
 	if (!rc && p->cfg->mode != RP_MODE_SERVER)
 		rc = finish_spec(p);
 	if (!rc)

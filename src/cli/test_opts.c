@@ -17,6 +17,7 @@
 #include "core/units.h"
 #include "platform/mem.h"
 #include "run/run.h"
+#include "xport/rails.h"
 
 int rp_cli_o_op(struct parse *p, const char *arg)
 {
@@ -290,5 +291,26 @@ int rp_cli_o_mem(struct parse *p, const char *arg)
 				  arg);
 	t->spec.mem = (enum rp_mem_kind)kind;
 	t->params->mem_path = NULL;
+	return 0;
+}
+
+/* --rails LIST|auto, and -d A,B (xport_opts.c); what the names are is
+ * checked once the transports are known (rules.c) */
+int rp_cli_o_rails(struct parse *p, const char *arg)
+{
+	if (rp_rails_check(arg, p->err, p->errlen))
+		return -EINVAL;
+	if (strlen(arg) >= sizeof(p->cfg->test.rails))
+		return rp_cli_bad(p, "--rails: a list of at most %zu bytes",
+				  sizeof(p->cfg->test.rails) - 1);
+	snprintf(p->cfg->test.rails, sizeof(p->cfg->test.rails), "%s", arg);
+	return 0;
+}
+
+int rp_cli_o_rail_map(struct parse *p, const char *arg)
+{
+	if (strcmp(arg, "index") && strcmp(arg, "numa"))
+		return rp_cli_bad(p, "--rail-map: %s: index or numa", arg);
+	p->cfg->test.spec.rail_numa = !strcmp(arg, "numa");
 	return 0;
 }

@@ -87,6 +87,9 @@ int rp_cli_xopt(struct parse *p, int val, const char *arg, bool *found)
 		return 0;
 	x = rp_xport_options_at(s);
 	o = &x->opts[i];
+	/* -d A,B: the rails (perftest's -d names one device) */
+	if (o->flag == 'd' && arg && strchr(arg, ','))
+		return rp_cli_o_rails(p, arg);
 	rp_cli_xopt_flag(val, flag, sizeof(flag));
 	if (!p->xopt_flag[s][0]) /* the rules name the first one given */
 		memcpy(p->xopt_flag[s], flag, sizeof(flag));

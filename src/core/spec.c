@@ -261,6 +261,13 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 		return rp_spec_errf(err, errlen,
 				    "path_mtu with qp ud: a datagram is one "
 				    "packet, whatever the MTU");
+	if (s->rails > RP_SPEC_MAX_RAILS || (s->rails && s->streams % s->rails))
+		return rp_spec_errf(err, errlen,
+				    "rails %u: at most %d, and streams (%u) a "
+				    "multiple of it",
+				    s->rails, RP_SPEC_MAX_RAILS, s->streams);
+	if (s->rail_numa && !s->rails)
+		return rp_spec_errf(err, errlen, "rail_numa without rails");
 	if (s->tagged && s->op != RP_OP_SEND)
 		return rp_spec_errf(err, errlen, "tagged is for send, not %s",
 				    rp_op_name(s->op));
@@ -551,6 +558,9 @@ const struct rp_field rp_spec_fields[] = {
 	  .max = RP_SPEC_MAX_FLOW },
 	{ SPEC_AS("path_mtu", path_mtu, RP_FIELD_U32, RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_MTU },
+	{ SPEC_AS("rails", rails, RP_FIELD_U32, RP_FIELD_SPARSE),
+	  .max = RP_SPEC_MAX_RAILS },
+	{ SPEC_AS("rail_numa", rail_numa, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

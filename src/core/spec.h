@@ -39,6 +39,7 @@ enum rp_op {
 #define RP_SPEC_MAX_SL	    15		  /* --sl: an IB service level */
 #define RP_SPEC_MAX_FLOW    0xfffff	  /* --flow-label: 20 bits */
 #define RP_SPEC_MAX_MTU	    4096	  /* --mtu: IB's largest */
+#define RP_SPEC_MAX_RAILS   8		  /* --rails: NICs of one test */
 
 /* How a side waits for completions: spinning, or asleep on an event (the
  * verbs completion channel, poll() on a socket). Both ends use the same. */
@@ -115,6 +116,12 @@ struct rp_spec {
 	/* --mtu (rdma, RC and UC): the path MTU in bytes both ends' queue
 	 * pairs take at RTR, 256 to 4096 (0: the path's) */
 	uint32_t path_mtu;
+	/* --rails: the NICs the streams are spread over (0: the route's
+	 * one); stream k of each direction runs on rail k % rails, so
+	 * streams is a multiple of it. rail_numa (--rail-map numa): each
+	 * side orders its rails by NUMA node before rail i meets rail i. */
+	uint32_t rails;
+	bool rail_numa;
 };
 
 /*

@@ -189,7 +189,8 @@ int rp_net_set_tos(const struct rp_sock_calls *c, rp_sock_t fd, int tos,
 }
 
 static int dial_one(const struct rp_sock_calls *c, const struct addrinfo *ai,
-		    int tos, uint64_t deadline_ns, rp_sock_t *out)
+		    const struct addrinfo *src, int tos, uint64_t deadline_ns,
+		    rp_sock_t *out)
 {
 	rp_sock_t fd = c->socket(ai->ai_family, SOCK_STREAM, 0);
 	int err = 0, got;
@@ -197,6 +198,12 @@ static int dial_one(const struct rp_sock_calls *c, const struct addrinfo *ai,
 
 	if (!rp_sock_valid(fd))
 		return -errno;
+	if (src &&
+	    (src->ai_family != ai->ai_family ||
+	     c->bind(fd, src->ai_addr, (socklen_t)src->ai_addrlen) < 0)) {
+		err = src->ai_family != ai->ai_family ? -EAFNOSUPPORT : -errno;
+		goto out_close;
+	}
 	err = tos ? rp_net_set_tos(c, fd, tos, &got) : 0;
 	if (!err)
 		err = rp_net_set_nonblock(c, fd);
@@ -229,7 +236,7 @@ int rp_net_dial_addrs(const struct rp_sock_calls *c, const struct addrinfo *ai,
 	int err = -EHOSTUNREACH;
 
 	for (; ai; ai = ai->ai_next) {
-		err = dial_one(c, ai, tos, deadline_ns, fd);
+		err = dial_one(c, ai, NULL, tos, deadline_ns, fd);
 		if (!err)
 			break;
 	}
@@ -246,6 +253,31 @@ int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
 		return -EHOSTUNREACH;
 	err = rp_net_dial_addrs(c, res, tos, deadline_ns, fd);
 	freeaddrinfo(res);
+	return err;
+}
+
+int rp_net_dial_from(const struct rp_sock_calls *c, const char *host,
+		     uint16_t port, const char *src, int tos,
+		     uint64_t deadline_ns, rp_sock_t *fd)
+{
+	struct addrinfo *res, *from, *ai;
+	int err = -EHOSTUNREACH;
+
+	if (!src)
+		return rp_net_dial(c, host, port, tos, deadline_ns, fd);
+	if (rp_net_resolve(src, 0, false, &from, NULL))
+		return -EADDRNOTAVAIL;
+	if (rp_net_resolve(host, port, false, &res, NULL)) {
+		freeaddrinfo(from);
+		return -EHOSTUNREACH;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		err = dial_one(c, ai, from, tos, deadline_ns, fd);
+		if (!err)
+			break;
+	}
+	freeaddrinfo(res);
+	freeaddrinfo(from);
 	return err;
 }
 

@@ -125,6 +125,16 @@ int rp_net_dial(const struct rp_sock_calls *c, const char *host, uint16_t port,
 		int tos, uint64_t deadline_ns, rp_sock_t *fd);
 
 /**
+ * rp_net_dial_from - rp_net_dial() from the local address @src (numeric,
+ * a rail's: --rails), bound before the SYN; NULL: as rp_net_dial().
+ * Return: as rp_net_dial(); -EADDRNOTAVAIL when @src does not resolve,
+ * -EAFNOSUPPORT when the host has no address of @src's family.
+ */
+int rp_net_dial_from(const struct rp_sock_calls *c, const char *host,
+		     uint16_t port, const char *src, int tos,
+		     uint64_t deadline_ns, rp_sock_t *fd);
+
+/**
  * rp_net_sock_addr - the numeric address (no port, no brackets) of a
  * kernel socket @fd's own end, or of its peer's with @peer, into @buf of
  * @len bytes (RP_NET_ADDR_LEN suffice): an IPv4-mapped IPv6 address (an

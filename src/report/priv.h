@@ -60,6 +60,35 @@ void rp_report_intervals_json(const struct rp_result *r, cJSON *o);
 /** rp_report_streams_json - "per_stream" and "fairness" of @r into @o. */
 void rp_report_streams_json(const struct rp_result *r, cJSON *o);
 
+/* --rails: a rail falls short under this share of the best rail's
+ * throughput (the transport's own rate on equal rails differs less). */
+#define RP_RAIL_SHORT_SHARE 0.8
+
+/** One rail's figures: its streams' sums, both directions. */
+struct rp_rail_figures {
+	unsigned int streams;
+	double bps, msgps;
+	double share; /* of the best rail's bps */
+	bool is_short;
+};
+
+/** rp_report_rails - the figures of each of @r's rails into @out (room for
+ *  RP_SPEC_MAX_RAILS), stream k of each direction on rail k % rails, from
+ *  the figures as written (--report derives the same). Return: how many
+ *  rails, 0 without rails, a throughput phase or per-stream figures. */
+unsigned int rp_report_rails(const struct rp_result *r,
+			     struct rp_rail_figures *out);
+
+/** rp_report_rail_str - string @key of rail @k's @side ("client",
+ *  "server") in @r's description, "" where there is none. */
+const char *rp_report_rail_str(const struct rp_result *r, unsigned int k,
+			       const char *side, const char *key);
+
+/** rp_report_rails_json - "per_rail": null without rails, else each
+ *  rail's description with its streams, throughput, share_of_best and
+ *  short. */
+cJSON *rp_report_rails_json(const struct rp_result *r);
+
 /** rp_report_directions_json - "directions" of @r (null unless bidir). */
 cJSON *rp_report_directions_json(const struct rp_result *r);
 

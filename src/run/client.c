@@ -21,6 +21,7 @@
 #include "run/client.h"
 #include "run/ticker.h"
 #include "run/flow.h"
+#include "xport/rails.h"
 
 #define fail client_fail
 
@@ -37,6 +38,8 @@ void rp_result_fini(struct rp_result *r)
 	cJSON_Delete(r->verdict);
 	cJSON_Delete(r->repeat);
 	cJSON_Delete(r->slo);
+	cJSON_Delete(r->rails);
+	r->rails = NULL;
 	r->client_counters = r->server_counters = r->verdict = NULL;
 	r->repeat = r->slo = NULL;
 	rp_direction_fini(&r->dir[RP_DIR_C2S]);
@@ -130,14 +133,74 @@ static int hello(struct client *c)
 	return err;
 }
 
-/* Stream i: the client initiates the first n_fwd, the server the rest. */
-static int connect_streams(struct client *c, const cJSON *endpoint,
-			   const char *token)
+/* --rails: where each rail's streams go from and to (rail i of each side
+ * meets rail i of the other), and the rails' description for the result. */
+struct rails_plan {
+	unsigned int n;
+	struct rp_rails mine;
+	char peer[RP_SPEC_MAX_RAILS][RP_NET_ADDR_LEN];
+};
+
+static int plan_rails(struct client *c, const cJSON *reply, const char *addr,
+		      struct rails_plan *rp)
+{
+	int family = strchr(addr, ':') ? AF_INET6 : AF_INET;
+	const cJSON *theirs = cJSON_GetObjectItemCaseSensitive(reply, "rails");
+	char why[RP_ERR_LEN];
+	cJSON *desc, *o;
+	unsigned int i;
+	int err;
+
+	rp->n = c->spec.rails;
+	if (!rp->n)
+		return 0;
+	err = rp_rails_resolve(c->cfg->test.rails, c->ops->qp_types,
+			       c->spec.rail_numa, &rp->mine, why, sizeof(why));
+	if (!err)
+		err = rp_rails_pick(&rp->mine, rp->n, family, "client", why,
+				    sizeof(why));
+	if (err)
+		return fail(c->res, -EOPNOTSUPP, "unsupported", "%s", why);
+	err = rp_rails_addresses(theirs, rp->n, family, rp->peer, why,
+				 sizeof(why));
+	if (err)
+		return fail(c->res, err, "protocol", "%s", why);
+	desc = rp_rails_json(&rp->mine, family);
+	c->res->rails = cJSON_CreateArray();
+	for (i = 0; desc && c->res->rails && i < rp->n; i++) {
+		o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(c->res->rails, o)) {
+			cJSON_Delete(o);
+			break;
+		}
+		cJSON_AddNumberToObject(o, "rail", i);
+		cJSON_AddItemToObject(
+			o, "client",
+			cJSON_Duplicate(cJSON_GetArrayItem(desc, (int)i), 1));
+		cJSON_AddItemToObject(
+			o, "server",
+			cJSON_Duplicate(cJSON_GetArrayItem(theirs, (int)i), 1));
+	}
+	cJSON_Delete(desc);
+	if (rp_safe_json(c->res->rails) ||
+	    (unsigned int)cJSON_GetArraySize(c->res->rails) != rp->n)
+		return fail(c->res, -ENOMEM, "internal", "out of memory");
+	return 0;
+}
+
+/* Stream i: the client initiates the first n_fwd, the server the rest;
+ * with --rails, stream k of each direction runs on rail k % rails. */
+static int connect_streams(struct client *c, const cJSON *reply,
+			   const cJSON *endpoint, const char *token)
 {
 	const struct rp_access *acc = &c->cfg->access;
-	unsigned int i, n = c->n_fwd + c->n_rev;
+	unsigned int i, k, n = c->n_fwd + c->n_rev;
 	char addr[RP_NET_ADDR_LEN], mine[RP_AUTH_STREAM_TOKEN_LEN + 1];
+	const struct rp_xport_params *params = c->cfg->test.params;
+	struct rp_xport_params p = { 0 };
 	struct rp_err why = { "" };
+	struct rails_plan rails;
+	const char *host;
 	enum rp_role role;
 	int err;
 
@@ -148,6 +211,9 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 		return fail(c->res, err, "transport",
 			    "cannot tell the server's address: %s",
 			    strerror(-err));
+	err = plan_rails(c, reply, addr, &rails);
+	if (err)
+		return err;
 	for (i = 0; i < n; i++) {
 		role = i < c->n_fwd ? RP_ROLE_INITIATOR : RP_ROLE_RESPONDER;
 		err = rp_auth_stream_token(acc->key, acc->key_len, token, i,
@@ -155,13 +221,25 @@ static int connect_streams(struct client *c, const cJSON *endpoint,
 		if (err)
 			return fail(c->res, -EPROTO, "protocol",
 				    "the server's data token is malformed");
-		err = c->ops->connect(
-			c->ops, &c->spec, c->cfg->test.params, addr, endpoint,
-			mine, role, RP_SETUP_TIMEOUT_MS, &c->streams[i], &why);
+		host = addr;
+		if (rails.n) { /* a copy, with the rail's address */
+			if (params)
+				p = *params;
+			params = &p;
+			k = (i < c->n_fwd ? i : i - c->n_fwd) % rails.n;
+			host = rails.peer[k];
+			p.src = rp_rail_addr(&rails.mine.rail[k],
+					     strchr(addr, ':') ? AF_INET6
+							       : AF_INET);
+		}
+		err = c->ops->connect(c->ops, &c->spec, params, host, endpoint,
+				      mine, role, RP_SETUP_TIMEOUT_MS,
+				      &c->streams[i], &why);
 		if (err) {
 			fail(c->res, err, "transport",
-			     "%s: connecting data stream %u of %u: %s",
-			     c->ops->name, i + 1, n, rp_err_text(&why, err));
+			     "%s: connecting data stream %u of %u%s%s: %s",
+			     c->ops->name, i + 1, n, rails.n ? " to " : "",
+			     rails.n ? host : "", rp_err_text(&why, err));
 			client_tell(c, "transport", c->res->error);
 			return err;
 		}
@@ -192,7 +270,7 @@ static int setup(struct client *c)
 		err = fail(c->res, -EPROTO, "protocol",
 			   "SETUP without token or endpoint");
 	else
-		err = connect_streams(c, endpoint, token->valuestring);
+		err = connect_streams(c, reply, endpoint, token->valuestring);
 	cJSON_Delete(reply);
 	return err;
 }

@@ -93,6 +93,7 @@ static void share_first(struct rp_result *res, size_t i)
 	res[i].server_host = cJSON_Duplicate(res[0].server_host, 1);
 	res[i].client_info = cJSON_Duplicate(res[0].client_info, 1);
 	res[i].server_info = cJSON_Duplicate(res[0].server_info, 1);
+	res[i].rails = cJSON_Duplicate(res[0].rails, 1);
 	memcpy(res[i].notes, res[0].notes, sizeof(res[i].notes));
 }
 
@@ -137,6 +138,7 @@ static void point_again(struct rp_result *r)
 	r->server_info = keep.server_info;
 	r->client_host = keep.client_host;
 	r->server_host = keep.server_host;
+	r->rails = keep.rails;
 	r->retries = keep.retries + 1;
 }
 

@@ -148,6 +148,10 @@ struct rp_result {
 	 * none); the rest of the result is the run that stands for the rate
 	 * found */
 	cJSON *slo;
+	/* --rails: each rail's two ends, [{rail, client, server}] with each
+	 * side as xport/rails.h's rp_rails_json describes it (owned; NULL:
+	 * no rails); its figures come from per_stream (report/: per_rail) */
+	cJSON *rails;
 	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
 	bool interrupted;	 /* SIGINT: the sweep stopped at this point */
 	enum rp_phase interrupted_phase; /* the phase it stopped in */

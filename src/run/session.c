@@ -19,6 +19,7 @@
 #include "proto/proto.h"
 #include "run/limits.h"
 #include "run/server.h"
+#include "xport/rails.h"
 
 #define SESSION_POLL_MS 200
 #define TOKEN_BYTES	12
@@ -276,6 +277,42 @@ static int data_params(struct session *s, struct rp_xport_params *p, char *addr,
 	return 0;
 }
 
+/* --rails: the server's own rails (its --rails, else every active device)
+ * for the test's count, in the reply; the listener then takes any address
+ * of the family, so that each rail's is one. */
+static int setup_rails(struct session *s, struct rp_xport_params *p,
+		       cJSON *reply)
+{
+	const char *arg =
+		s->srv->cfg->test.rails[0] ? s->srv->cfg->test.rails : "auto";
+	int family = p->bind && strchr(p->bind, ':') ? AF_INET6 : AF_INET;
+	char text[RP_ERR_LEN];
+	struct rp_rails rails;
+	cJSON *a;
+	int err;
+
+	if (!s->spec.rails)
+		return 0;
+	if (!s->ops->rails)
+		return session_refuse(s, -EOPNOTSUPP, "unsupported",
+				      "--rails: this transport cannot choose "
+				      "the NIC a stream takes");
+	err = rp_rails_resolve(arg, s->ops->qp_types, s->spec.rail_numa, &rails,
+			       text, sizeof(text));
+	if (!err)
+		err = rp_rails_pick(&rails, s->spec.rails, family, "server",
+				    text, sizeof(text));
+	if (err)
+		return session_refuse(s, -EOPNOTSUPP, "unsupported", text);
+	a = rp_rails_json(&rails, family);
+	if (!a || !cJSON_AddItemToObject(reply, "rails", a)) {
+		cJSON_Delete(a);
+		return session_refuse(s, -ENOMEM, "server", "out of memory");
+	}
+	p->bind = family == AF_INET6 ? "::" : "0.0.0.0";
+	return 0;
+}
+
 static int do_setup(struct session *s)
 {
 	cJSON *reply = cJSON_CreateObject(), *ep = cJSON_CreateObject();
@@ -301,6 +338,8 @@ static int do_setup(struct session *s)
 		goto out;
 	}
 	err = data_params(s, &p, addr, sizeof(addr));
+	if (!err)
+		err = setup_rails(s, &p, reply);
 	if (err)
 		goto out;
 	p.tokens = (const char *const *)tokens;

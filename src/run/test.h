@@ -26,6 +26,7 @@ struct rp_xport_params;
 #define RP_MAX_DEPTHS	  16  /* -q list */
 #define RP_MAX_POINTS	  (RP_MAX_SIZES * RP_MAX_DEPTHS)
 #define RP_MAX_CPUS	  RP_SPEC_MAX_THREADS /* --cpu list */
+#define RP_RAILS_LEN	  512		      /* --rails' list, with its NUL */
 
 /** The test the command line asks for: what proto, run and report need
  *  (where, over what, the spec and its sweep, this side's CPUs and the
@@ -76,6 +77,10 @@ struct rp_test {
 	double slo_tolerance;
 	/* -i: the throughput phase sampled this often (s); 0: not at all */
 	double interval_s;
+	/* --rails (xport/rails.h): this side's rails, "auto" or a list of
+	 * devices or interfaces; "": none (a server: auto when a client
+	 * asks). A client's -P is then streams per rail. */
+	char rails[RP_RAILS_LEN];
 };
 
 /** --matrix's knobs: one pair per round; outliers below this fraction of

@@ -155,6 +155,9 @@ struct rp_xport_params {
 	/* --mem file:PATH, this side's (spec.mem says the kind); NULL: a
 	 * temporary file (a server's always) */
 	const char *mem_path;
+	/* Client, --rails: the local address this stream connects from (its
+	 * rail's); NULL: the route's */
+	const char *src;
 	/* Each transport's own block, in rp_xport_options_at()'s order
 	 * (rp_xport_own) */
 	union rp_xport_own own[RP_XPORT_MAX_OWN];
@@ -250,6 +253,11 @@ struct rp_xport_ops {
 	/** It marks its data traffic with spec.tos (--tos), both ends;
 	 *  a client refuses --tos with any transport that does not. */
 	bool tos;
+	/** It connects each stream from a rail's address to the peer's
+	 *  rail (--rails, xport/rails.h): params' src, a wildcard listener.
+	 *  @qp_types transports take RDMA devices as rails, others any
+	 *  interface. */
+	bool rails;
 	/** The kinds of memory (RP_MEM_BIT of each, platform/mem.h) its
 	 *  message buffers can be, --mem; 0: host memory alone. */
 	uint32_t mem_kinds;

@@ -45,6 +45,7 @@ set(RP_E2E_TESTS
 	tos 120
 	mem 120
 	qp 60
+	rails 180
 )
 
 list(LENGTH RP_E2E_TESTS _rp_e2e_len)

@@ -157,6 +157,9 @@ const struct rp_field rp_report_config_fields[] = {
 	  .en = &rp_spec_ep_type_enum },
 	{ DOC_AS(rp_test, "srq", spec.srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
 	SPARSE(rp_test, "srq_size", spec.srq_size, RP_SPEC_MAX_SRQ),
+	SPARSE(rp_test, "rails", spec.rails, RP_SPEC_MAX_RAILS),
+	{ DOC_AS(rp_test, "rail_numa", spec.rail_numa, RP_FIELD_BOOL,
+		 RP_FIELD_SPARSE) },
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -221,6 +224,9 @@ const struct rp_field rp_report_point_fields[] = {
 	  .en = &rp_spec_ep_type_enum },
 	{ DOC_AS(rp_result, "srq", spec.srq, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
 	SPARSE(rp_result, "srq_size", spec.srq_size, RP_SPEC_MAX_SRQ),
+	SPARSE(rp_result, "rails", spec.rails, RP_SPEC_MAX_RAILS),
+	{ DOC_AS(rp_result, "rail_numa", spec.rail_numa, RP_FIELD_BOOL,
+		 RP_FIELD_SPARSE) },
 	{ HOOK("ok", ok_json) },
 };
 
@@ -478,6 +484,8 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 			      unloaded_json(r));
 	rp_report_rate_add(r, o);
 	rp_report_streams_json(r, o);
+	if (r->spec.rails) /* --rails: absent without */
+		cJSON_AddItemToObject(o, "per_rail", rp_report_rails_json(r));
 	rp_report_intervals_json(r, o);
 	cJSON_AddItemToObject(o, "directions", rp_report_directions_json(r));
 	rp_report_add_or_null(o, "cpu", r->has_bandwidth, cpu_json(r));

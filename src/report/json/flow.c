@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/fields.h"
 #include "core/stats.h"
@@ -143,6 +144,93 @@ void rp_report_streams_json(const struct rp_result *r, cJSON *o)
 	cJSON_AddItemToObject(o, "per_stream",
 			      per_stream_json(r, RP_DIR__COUNT));
 	rp_report_num(o, "fairness", fairness_all(r));
+}
+
+unsigned int rp_report_rails(const struct rp_result *r,
+			     struct rp_rail_figures *out)
+{
+	unsigned int n = r->spec.rails, k, i;
+	const struct rp_direction *dr;
+	double best = 0;
+	int d;
+
+	if (!n || n > RP_SPEC_MAX_RAILS || !r->has_bandwidth)
+		return 0;
+	memset(out, 0, n * sizeof(*out));
+	for (d = 0; d < RP_DIR__COUNT; d++) {
+		dr = &r->dir[d];
+		if (!dr->present)
+			continue;
+		if (!dr->per_stream || !dr->n_streams) {
+			if (n != 1) /* a rail each needs its streams' figures */
+				return 0;
+			out[0].streams += 1;
+			out[0].bps += as_printed(dr->flow.bits_per_second);
+			out[0].msgps +=
+				as_printed(dr->flow.messages_per_second);
+			continue;
+		}
+		for (i = 0; i < dr->n_streams; i++) {
+			k = dr->per_stream[i].stream % n;
+			out[k].streams++;
+			out[k].bps += as_printed(
+				dr->per_stream[i].flow.bits_per_second);
+			out[k].msgps += as_printed(
+				dr->per_stream[i].flow.messages_per_second);
+		}
+	}
+	for (k = 0; k < n; k++)
+		best = out[k].bps > best ? out[k].bps : best;
+	for (k = 0; k < n; k++) {
+		out[k].share = best > 0 ? out[k].bps / best : NAN;
+		out[k].is_short =
+			best > 0 && out[k].share < RP_RAIL_SHORT_SHARE;
+	}
+	return n;
+}
+
+/* A rail's side as its description has it, "" where it says nothing. */
+const char *rp_report_rail_str(const struct rp_result *r, unsigned int k,
+			       const char *side, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(r->rails, (int)k), side),
+		key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+cJSON *rp_report_rails_json(const struct rp_result *r)
+{
+	struct rp_rail_figures f[RP_SPEC_MAX_RAILS];
+	unsigned int n = rp_report_rails(r, f), k;
+	cJSON *a, *o;
+
+	if (!r->spec.rails || !cJSON_IsArray(r->rails))
+		return cJSON_CreateNull();
+	a = cJSON_CreateArray();
+	for (k = 0; a && k < r->spec.rails; k++) {
+		o = cJSON_Duplicate(cJSON_GetArrayItem(r->rails, (int)k), 1);
+		if (!o)
+			o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(a, o)) {
+			cJSON_Delete(o);
+			break;
+		}
+		if (k >= n) { /* no throughput phase, or no streams' figures */
+			cJSON_AddNullToObject(o, "throughput");
+			continue;
+		}
+		cJSON_AddNumberToObject(o, "streams", f[k].streams);
+		cJSON_AddItemToObject(
+			o, "throughput",
+			rp_report_throughput_json(
+				f[k].bps, f[k].bps / 8 / 1048576, f[k].msgps));
+		rp_report_num(o, "share_of_best", f[k].share);
+		cJSON_AddBoolToObject(o, "short", f[k].is_short);
+	}
+	return a;
 }
 
 static cJSON *direction_json(const struct rp_result *r, enum rp_dir d)

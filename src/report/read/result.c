@@ -328,6 +328,28 @@ static int figures_read(const struct rp_reader *l, const cJSON *o,
 	return spectrum_read(l, unl, &r->unloaded_spectrum);
 }
 
+/* "per_rail": the rails' descriptions, without the figures per_stream
+ * gives again; one a rail, or none. */
+static int rails_read(const cJSON *a, struct rp_result *r)
+{
+	static const char *const derived[] = { "streams", "throughput",
+					       "share_of_best", "short" };
+	cJSON *e;
+	size_t i;
+
+	if (!cJSON_IsArray(a) || !r->spec.rails ||
+	    (unsigned int)cJSON_GetArraySize(a) != r->spec.rails)
+		return 0;
+	r->rails = cJSON_Duplicate(a, 1);
+	if (!r->rails)
+		return -ENOMEM;
+	cJSON_ArrayForEach(
+		e, r->rails) for (i = 0;
+				  i < sizeof(derived) / sizeof(derived[0]); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(e, derived[i]);
+	return 0;
+}
+
 static int extras_read(const cJSON *o, struct rp_result *r)
 {
 	const cJSON *cn = rp_read_get(o, "counters");
@@ -339,7 +361,7 @@ static int extras_read(const cJSON *o, struct rp_result *r)
 	    dup_object(rp_read_get(o, "repeat"), &r->repeat) ||
 	    dup_object(rp_read_get(o, "slo"), &r->slo))
 		return -ENOMEM;
-	return 0;
+	return rails_read(rp_read_get(o, "per_rail"), r);
 }
 
 int rp_read_result(const struct rp_reader *l, const cJSON *o,

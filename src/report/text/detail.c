@@ -9,6 +9,7 @@
 
 #include "core/tos.h"
 #include "core/units.h"
+#include "report/priv.h"
 #include "report/text/text.h"
 
 static const char *const dir_labels[RP_DIR__COUNT] = {
@@ -79,6 +80,45 @@ void rp_report_text_open_loop(FILE *f, const struct rp_result *r)
 			(unsigned long long)o->unsent);
 }
 
+/* --rails: a line a rail, its two ends and its share of the best rail;
+ * each that falls short named below. */
+static void rail_rows(FILE *f, const struct rp_result *r)
+{
+	struct rp_rail_figures fig[RP_SPEC_MAX_RAILS];
+	unsigned int n = rp_report_rails(r, fig), k;
+	char ends[2][96];
+	int s;
+
+	fprintf(f, "  %-14s %u, %s\n", "rails", r->spec.rails,
+		r->spec.rail_numa ? "paired in NUMA node order"
+				  : "client rail i to server rail i");
+	if (!n)
+		return;
+	fprintf(f, "    %4s  %-28s %-28s %7s %10s %6s\n", "rail", "client",
+		"server", "streams", "Gb/s", "share");
+	for (k = 0; k < n; k++) {
+		for (s = 0; s < 2; s++)
+			snprintf(ends[s], sizeof(ends[s]), "%s %s",
+				 rp_report_rail_str(
+					 r, k, s ? "server" : "client", "name"),
+				 rp_report_rail_str(r, k,
+						    s ? "server" : "client",
+						    "address"));
+		fprintf(f, "    %4u  %-28s %-28s %7u %10.3f %5.0f%%%s\n", k,
+			ends[0], ends[1], fig[k].streams, fig[k].bps / 1e9,
+			100 * fig[k].share, fig[k].is_short ? "  SHORT" : "");
+	}
+	for (k = 0; k < n; k++)
+		if (fig[k].is_short)
+			fprintf(f,
+				"  rail %u (%s to %s) falls short: %.0f%% of "
+				"the "
+				"best rail's throughput (under %.0f%%)\n",
+				k, rp_report_rail_str(r, k, "client", "name"),
+				rp_report_rail_str(r, k, "server", "name"),
+				100 * fig[k].share, 100 * RP_RAIL_SHORT_SHARE);
+}
+
 void rp_report_text_streams(FILE *f, const struct rp_result *r)
 {
 	const struct rp_direction *d;
@@ -93,6 +133,8 @@ void rp_report_text_streams(FILE *f, const struct rp_result *r)
 		if (d->n_streams > 1 && d->per_stream)
 			stream_rows(f, d);
 	}
+	if (r->spec.rails)
+		rail_rows(f, r);
 }
 
 static void host_line(FILE *f, const char *label, const struct rp_cpu_host *h)

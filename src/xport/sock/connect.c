@@ -62,12 +62,14 @@ int rp_sock_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 		err = rp_sock_reserve(sock_calls_of(self), why);
 	if (err)
 		return err;
-	err = rp_net_dial(sock_calls_of(self), host, port, (int)spec->tos,
-			  deadline, &fd);
+	err = rp_net_dial_from(sock_calls_of(self), host, port,
+			       p ? p->src : NULL, (int)spec->tos, deadline,
+			       &fd);
 	if (err) {
 		rp_sock_unreserve(sock_calls_of(self));
-		return rp_errf(why, err, "connecting to %s port %d: %s", host,
-			       port, strerror(-err));
+		return rp_errf(why, err, "connecting to %s port %d%s%s: %s",
+			       host, port, p && p->src ? " from " : "",
+			       p && p->src ? p->src : "", strerror(-err));
 	}
 	err = open_stream(self, spec, role, fd, token, p ? p->mem_path : NULL,
 			  deadline, &s, why);

@@ -236,7 +236,8 @@ void rp_sock_close(struct rp_stream *s);
 #define RP_SOCK_OPS(NAME, PROBE, LOOPBACK, WAIT_POLL, TOS)                     \
 	{                                                                      \
 		.name = NAME, .op_mask = RP_SOCK_OP_MASK, .tos = TOS,          \
-		.mem_kinds = RP_MEM_MAPPED, .probe = PROBE,                    \
+		.rails = true, /* connect.c binds the rail's address */        \
+			.mem_kinds = RP_MEM_MAPPED, .probe = PROBE,            \
 		.listen = rp_sock_listen, .accept = rp_sock_accept,            \
 		.unlisten = rp_sock_unlisten, .connect = rp_sock_connect,      \
 		.local_info = rp_sock_local_info,                              \

@@ -278,6 +278,21 @@ int rp_sock_idle_wait(struct sock_stream *s, int ms)
 
 /* Setup */
 
+/* --rails: the address the stream runs from, its rail's. */
+static bool local_address(const struct sock_stream *s, cJSON *info)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char addr[RP_NET_ADDR_LEN];
+
+	if (!s->base.spec.rails)
+		return true;
+	if (s->c->getsockname(s->fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    rp_net_addr_text((struct sockaddr *)&ss, sl, addr, sizeof(addr)))
+		return true; /* nothing to say */
+	return cJSON_AddStringToObject(info, "local_address", addr) != NULL;
+}
+
 int rp_sock_local_info(struct rp_stream *base, cJSON *info)
 {
 	struct sock_stream *s = sock_stream(base);
@@ -288,6 +303,7 @@ int rp_sock_local_info(struct rp_stream *base, cJSON *info)
 	    !cJSON_AddStringToObject(info, "role", rp_role_name(base->role)) ||
 	    !cJSON_AddNumberToObject(info, "buffer_numa_node",
 				     node < 0 ? -1 : node) ||
+	    !local_address(s, info) ||
 	    (base->spec.zerocopy && sock_sends_messages(s) &&
 	     !cJSON_AddBoolToObject(info, "zerocopy", s->zc)))
 		return rp_stream_fail(base, -ENOMEM,

@@ -22,12 +22,38 @@ static int rv_cm_timeout_ms(uint64_t deadline_ns)
 	return ms < 0 || ms == INT_MAX ? INT_MAX : ms + 1;
 }
 
-static int rv_resolve(struct rv_stream *s, const char *host,
+/* --rails: the rail's numeric address @src into @ss, of @family. */
+static int rv_src_addr(const char *src, int family, struct sockaddr_storage *ss,
+		       struct rp_err *e)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST,
+				  .ai_family = family,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+
+	if (getaddrinfo(src, NULL, &hints, &ai) || !ai ||
+	    ai->ai_addrlen > sizeof(*ss)) {
+		if (ai)
+			freeaddrinfo(ai);
+		return rp_errf(e, -EADDRNOTAVAIL,
+			       "the rail's address %s is not one of the "
+			       "server's family",
+			       src);
+	}
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/* @src (--rails): the local address to resolve from, whose device the
+ * route then takes; NULL: the route's. */
+static int rv_resolve(struct rv_stream *s, const char *host, const char *src,
 		      const cJSON *endpoint, uint64_t deadline_ns)
 {
 	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV,
 				  .ai_socktype = SOCK_STREAM };
 	struct sockaddr_storage any = { 0 };
+	struct sockaddr *from = NULL;
 	struct addrinfo *ai = NULL;
 	struct rp_err *e = &s->base.err;
 	uint16_t port_num;
@@ -43,14 +69,21 @@ static int rv_resolve(struct rv_stream *s, const char *host,
 		return rp_errf(e, -EHOSTUNREACH, "cannot resolve %s: %s", host,
 			       gai_strerror(ret));
 	/* UC's id comes bound (cm.c): to any address of the server's
-	 * family, which the resolution below makes the route's */
+	 * family, which the resolution below makes the route's, or to the
+	 * rail's */
 	any.ss_family = (sa_family_t)ai->ai_family;
-	ret = rv_create_id(s->ch, &s->id, s, s->base.spec.qp,
-			   s->base.spec.qp == RP_QP_UC ? (struct sockaddr *)&any
-						       : NULL,
-			   e);
-	if (!ret && rdma_resolve_addr(s->id, NULL, ai->ai_addr,
-				      rv_cm_timeout_ms(deadline_ns)))
+	ret = src ? rv_src_addr(src, ai->ai_family, &any, e) : 0;
+	if (src)
+		from = (struct sockaddr *)&any;
+	if (!ret)
+		ret = rv_create_id(s->ch, &s->id, s, s->base.spec.qp,
+				   s->base.spec.qp == RP_QP_UC
+					   ? (struct sockaddr *)&any
+					   : NULL,
+				   e);
+	if (!ret &&
+	    rdma_resolve_addr(s->id, s->base.spec.qp == RP_QP_UC ? NULL : from,
+			      ai->ai_addr, rv_cm_timeout_ms(deadline_ns)))
 		ret = rv_fail(e, "rdma_resolve_addr");
 	freeaddrinfo(ai);
 	if (ret)
@@ -126,13 +159,13 @@ static int rv_client_connect(struct rv_stream *s, const char *token,
 
 /* Everything from a new stream to ESTABLISHED; the reason lands in @s. */
 static int rv_connect_stream(struct rv_stream *s, const char *host,
-			     const cJSON *endpoint, const char *token,
-			     uint64_t deadline_ns)
+			     const char *src, const cJSON *endpoint,
+			     const char *token, uint64_t deadline_ns)
 {
 	int ret = rv_channel_create(&s->ch, &s->base.err);
 
 	if (!ret)
-		ret = rv_resolve(s, host, endpoint, deadline_ns);
+		ret = rv_resolve(s, host, src, endpoint, deadline_ns);
 	if (!ret)
 		ret = rv_setup(s);
 	if (!ret)
@@ -163,7 +196,8 @@ int rv_connect(const struct rp_xport_ops *self, const struct rp_spec *spec,
 	if (ret)
 		return rp_errf(why, ret, "out of memory");
 	s->mem_path = p ? p->mem_path : NULL;
-	ret = rv_connect_stream(s, host, endpoint, token, deadline);
+	ret = rv_connect_stream(s, host, p ? p->src : NULL, endpoint, token,
+				deadline);
 	if (ret) { /* the stream goes: its reason goes to @why */
 		rp_errf(why, ret, "%s", rp_err_text(&s->base.err, ret));
 		rv_close(&s->base);

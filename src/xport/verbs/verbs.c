@@ -73,6 +73,7 @@ static const struct rp_xport_ops rv_xport_ops = {
 	.mem_kinds = RP_MEM_MAPPED | RP_MEM_BIT(RP_MEM_ODP), /* setup.c */
 	.qp_types = true,				     /* cm.c, setup.c */
 	.srq = true,					     /* srq.c */
+	.rails = true, /* connect.c resolves from the rail's address */
 	.probe = rv_probe,
 	.preflight = rv_preflight,
 	.listen = rv_listen,
