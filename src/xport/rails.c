@@ -363,11 +363,6 @@ static int rails_consistent(const struct rp_rails *rs, char *err, size_t errlen)
 		for (j = 0; j < i; j++) {
 			a = &rs->rail[j];
 			b = &rs->rail[i];
-			if (!strcmp(a->netdev, b->netdev))
-				return bad(err, errlen,
-					   "--rails: %s and %s are one rail "
-					   "(both on %s)",
-					   a->name, b->name, a->netdev);
 			if (a->link_layer[0] && b->link_layer[0] &&
 			    strcmp(a->link_layer, b->link_layer))
 				return bad(err, errlen,
@@ -375,6 +370,11 @@ static int rails_consistent(const struct rp_rails *rs, char *err, size_t errlen)
 					   "rails of one link layer",
 					   a->name, a->link_layer, b->name,
 					   b->link_layer);
+			if (!strcmp(a->netdev, b->netdev))
+				return bad(err, errlen,
+					   "--rails: %s and %s are one rail "
+					   "(both on %s)",
+					   a->name, b->name, a->netdev);
 		}
 	return 0;
 }

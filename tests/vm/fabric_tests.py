@@ -38,6 +38,11 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
                intervals) within -20%/+10% of the shaped rate, its
                fairness computed (0.76 to 1.0 seen: the flows' setups are
                not in step)
+    rails      two NICs a guest (rxe0, rxe1), guest 1's rails shaped to 8
+               Mbit/s each: --rails rxe0,rxe1 over rdma and tcp carries
+               each rail's rate (each stream's device read back), the
+               aggregate beats one rail by more than half again, and rail
+               1 shaped to a quarter is named short
     link down  the server's NIC goes down mid-test: the client ends within
                its --stall-timeout naming the phase; after the link comes
                back the next test passes
@@ -315,6 +320,64 @@ def shaped_case(c):
               (t, wire, mbit, rate, clean))
 
 
+# --rails: each of guest 1's two rails shaped far below what rxe moves
+# across two emulated guests (about 50 Mbit/s at 16 KiB, both rails
+# together, CPU-bound), so that the shaper, not TCG, sets each rail's rate
+RAIL_MBIT = 8
+
+
+def rails_run(c, t, extra=""):
+    doc, _ = c.client("-x %s -o write -S 16384 -q 16 -t 3 --no-latency %s "
+                      "%s" % (t, LIGHT, extra))
+    return doc["results"][0]
+
+
+def rails_case(c):
+    """Two NICs a guest (rxe0 on eth0, rxe1 on eth1, two segments): over
+    both rails (--rails rxe0,rxe1, the server's auto) each carries its
+    shaped rate and the aggregate beats one rail by more than half again;
+    rail 1 shaped to a quarter is named short. The same over tcp on the
+    rails' interfaces."""
+    fab = c.fab
+    if fab.rails < 2:
+        raise TestFailure("the rails case needs a fabric of two rails")
+    for t in ("rdma", "tcp"):
+        for r in (0, 1):
+            fab.tbf(1, "%dmbit" % RAIL_MBIT, rail=r, burst="32kb")
+        try:
+            one = rails_run(c, t, "--rails rxe0")
+            two = rails_run(c, t, "--rails rxe0,rxe1")
+            fab.tbf(1, "%dkbit" % (RAIL_MBIT * 250), rail=1, burst="32kb")
+            slow = rails_run(c, t, "-d rxe0,rxe1")
+        finally:
+            for r in (0, 1):
+                fab.clear(1, rail=r)
+        per = two["per_rail"]
+        for k, x in enumerate(per):
+            want = (fab.rdma_dev(k), fabric.netdev(k), addr(1, k), addr(2, k))
+            got = (x["client"]["name"], x["client"]["netdev"],
+                   x["client"]["address"], x["server"]["address"])
+            check(got == want and x["server"]["device"] == fab.rdma_dev(k),
+                  "%s rail %d: %r, want %r" % (t, k, x, want))
+        if t == "rdma":  # each stream's own device, read back from its QP
+            devs = [st.get("device") for st in two["client_streams"]]
+            check(devs == ["rxe0", "rxe1"], "streams on %r" % devs)
+        mb = [x["throughput"]["bits_per_second"] / 1e6 for x in per]
+        alone = one["throughput"]["bits_per_second"] / 1e6
+        total = two["throughput"]["bits_per_second"] / 1e6
+        check(total > 1.5 * alone and not any(x["short"] for x in per),
+              "%s: two rails %.2f Mbit/s (%r), one %.2f" %
+              (t, total, mb, alone))
+        sp = slow["per_rail"]
+        check(not sp[0]["short"] and sp[1]["short"],
+              "%s: rail 1 at a quarter: %r" %
+              (t, [(x["short"], x["share_of_best"]) for x in sp]))
+        log("  %s: one rail %.2f Mbit/s, two %.2f (%.2f + %.2f), each shaped "
+            "to %d; rail 1 at a quarter: %.0f%% of rail 0, named short" %
+            (t, alone, total, mb[0], mb[1], RAIL_MBIT,
+             100 * sp[1]["share_of_best"]))
+
+
 MPIRUN = ("mpirun --mca plm_rsh_agent %s --mca oob_tcp_if_include "
           "10.78.0.0/24 --mca btl_tcp_if_include 10.78.0.0/24 --mca btl "
           "self,tcp --mca pml ob1 -H fab1,fab2,fab3 -np 3 ")
@@ -548,6 +611,7 @@ RXE_CASES = (("ops", ops_case), ("tos", tos_case), ("mtu", mtu_case),
              ("reorder", reorder_case),
              ("shaped", shaped_case),
              ("matrix", matrix_case), ("incast", incast_case),
+             ("rails", rails_case),
              ("link down", link_down_case),
              ("gone", gone_case))
 
@@ -561,7 +625,8 @@ def siw_ops(c):
 
 
 def boot(kind, binary, failures):
-    kw = {"guests": 3, "speed": RXE_SPEED_MBIT} if kind == "rxe" \
+    kw = {"guests": 3, "speed": RXE_SPEED_MBIT, "rails": 2} \
+        if kind == "rxe" \
         else {"guests": 2}
     cases = RXE_CASES if kind == "rxe" else (("ops", siw_ops),)
     if kind == "siw":
