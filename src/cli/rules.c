@@ -339,6 +339,9 @@ int rp_cli_check_rails(struct parse *p)
 		return s->rail_numa
 			       ? rp_cli_bad(p, "--rail-map without --rails")
 			       : 0;
+	if (p->cfg->mode == RP_MODE_MATRIX)
+		return rp_cli_bad(p, "--rails: not under --matrix, whose ranks "
+				     "each run on one address (-a)");
 	if (lacking(p, has_rails, name, sizeof(name)))
 		return rp_cli_bad(p,
 				  "--rails: %s cannot choose the NIC a stream "
