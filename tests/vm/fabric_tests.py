@@ -39,10 +39,10 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
                fairness computed (0.76 to 1.0 seen: the flows' setups are
                not in step)
     rails      two NICs a guest (rxe0, rxe1), guest 1's rails shaped to 8
-               Mbit/s each: --rails rxe0,rxe1 over rdma and tcp carries
-               each rail's rate (each stream's device read back), the
-               aggregate beats one rail by more than half again, and rail
-               1 shaped to a quarter is named short
+               Mbit/s each: --rails rxe0,rxe1 over rdma, tcp and rsocket
+               carries each rail's rate (each rdma stream's device read
+               back), the aggregate beats one rail by more than half
+               again, and rail 1 shaped to a quarter is named short
     link down  the server's NIC goes down mid-test: the client ends within
                its --stall-timeout naming the phase; after the link comes
                back the next test passes
@@ -337,11 +337,11 @@ def rails_case(c):
     both rails (--rails rxe0,rxe1, the server's auto) each carries its
     shaped rate and the aggregate beats one rail by more than half again;
     rail 1 shaped to a quarter is named short. The same over tcp on the
-    rails' interfaces."""
+    rails' interfaces, and over rsocket (bound through rbind)."""
     fab = c.fab
     if fab.rails < 2:
         raise TestFailure("the rails case needs a fabric of two rails")
-    for t in ("rdma", "tcp"):
+    for t in ("rdma", "tcp", "rsocket"):
         for r in (0, 1):
             fab.tbf(1, "%dmbit" % RAIL_MBIT, rail=r, burst="32kb")
         try:
