@@ -47,6 +47,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -468,7 +469,15 @@ def _silent_run(binary, name):
             except TestFailure as e:
                 fails.append(str(e))
     except Exception as e:
-        fails.append("%s: %s: %s" % (what, type(e).__name__, e))
+        # where it was raised too: one ConnectionResetError under ASan in
+        # CI (stopread_read_data, 1 in 2 suites) said nothing of which call
+        # got the reset; the server's log with it
+        fails.append("%s: %s: %s at %s; the server's log: %s" %
+                     (what, type(e).__name__, e,
+                      " < ".join("%s:%d" % (f.name, f.lineno) for f in
+                                 reversed(traceback.extract_tb(
+                                     e.__traceback__))),
+                      (srv.stderr() or "")[-1500:]))
     finally:
         srv.stop()
     return fails, line
