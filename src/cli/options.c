@@ -295,11 +295,9 @@ static const struct opt opts[] = {
 	  "rdma: the queue pairs' path MTU, 256 to 4096 (default: the "
 	  "path's)" },
 	{ "rails", O_RAILS, 1, rp_cli_o_rails, "LIST",
-	  "rdma, tcp, rsocket: spread the streams over these NICs (devices "
-	  "or interfaces; auto: every active device), -P per rail" },
+	  "spread the streams over these NICs (or auto), -P per rail" },
 	{ "rail-map", O_RAIL_MAP, 1, rp_cli_o_rail_map, "MAP",
-	  "--rails: client rail i meets server rail i (index), or in NUMA "
-	  "node order on each side (numa); default index" },
+	  "--rails: index (rail i meets i, default) or numa (NUMA order)" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },
 	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },
