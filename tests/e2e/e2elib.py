@@ -249,27 +249,59 @@ def listening_sockets(pid):
             if len(f) > 9 and f[3] == "0A" and f[9] in inodes]
 
 
-def _proc_listening(port):
-    """True/False from /proc/net/tcp{,6}; None if /proc cannot tell."""
+def tree_pids(pid):
+    """@pid and its descendants (a wrapper's program: tests/interop), as
+    far as /proc/PID/task/TID/children tells."""
+    pids, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        pids.append(p)
+        try:
+            tids = os.listdir("/proc/%d/task" % p)
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open("/proc/%d/task/%s/children" % (p, tid)) as f:
+                    todo.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return pids
+
+
+def _proc_listening(port, pid=None):
+    """True/False from /proc/net/tcp{,6}; None if /proc cannot tell. With
+    @pid, only a listener that process (or a child of it) holds counts:
+    another test's server on the same port is not ours (free_port() can
+    hand one port to two tests that ask at once, and the loser's bind
+    fails while the winner listens)."""
     rows = proc_tcp_rows()
     if rows is None:
         return None
-    return any(len(f) > 3 and f[3] == "0A" and proc_port(f) == port
-               for _, f in rows)
+    mine = None
+    if pid is not None:
+        mine = set()
+        for p in tree_pids(pid):
+            mine |= socket_inodes(p)
+    return any(len(f) > 9 and f[3] == "0A" and proc_port(f) == port and
+               (mine is None or f[9] in mine) for _, f in rows)
 
 
 def wait_listening(port, proc=None, timeout=10.0):
     """
-    Wait, bounded, until something listens on @port. It looks at the
-    kernel's socket table rather than connecting: a probe connection would
-    be a session of its own to the server (and would end a --once server).
-    Falls back to a connect probe only where /proc cannot tell.
+    Wait, bounded, until something listens on @port: @proc itself where
+    it is given, so that a server whose bind lost the port to another
+    test's is not taken for listening (it exits, and this returns False).
+    It looks at the kernel's socket table rather than connecting: a probe
+    connection would be a session of its own to the server (and would end
+    a --once server). Falls back to a connect probe only where /proc
+    cannot tell.
     """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             return False
-        state = _proc_listening(port)
+        state = _proc_listening(port, proc.pid if proc is not None else None)
         if state is None:
             try:
                 socket.create_connection(("127.0.0.1", port), 1).close()
