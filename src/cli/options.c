@@ -210,7 +210,8 @@ enum {
 	O_FLOW_LABEL,
 	O_MTU,
 	O_RAILS,
-	O_RAIL_MAP
+	O_RAIL_MAP,
+	O_MCAST
 };
 
 static const struct opt opts[] = {
@@ -298,6 +299,8 @@ static const struct opt opts[] = {
 	  "spread the streams over these NICs (or auto), -P per rail" },
 	{ "rail-map", O_RAIL_MAP, 1, rp_cli_o_rail_map, "MAP",
 	  "--rails: index (rail i meets i, default) or numa (NUMA order)" },
+	{ "mcast", O_MCAST, 1, rp_cli_o_mcast, "GROUP",
+	  "rdma: UD sends to this multicast group; -a HOST,... receive" },
 	{ "interval", 'i', 1, rp_cli_o_interval, "SEC",
 	  "report every SEC seconds of the throughput phase" },
 	{ "json", O_JSON, 0, rp_cli_o_json, NULL, "print one JSON document" },

@@ -23,6 +23,7 @@ struct parse {
 	bool set_time;
 	bool set_warmup;
 	bool set_sizes;	    /* -S */
+	bool set_op;	    /* -o */
 	bool all_sizes;	    /* --all-sizes */
 	const char *format; /* --json, --json-stream or --csv */
 	/* the first option given of each transport's set, "" if none */
@@ -114,6 +115,7 @@ int rp_cli_o_mtu(struct parse *p, const char *arg);
 /* rails_opts.c: --rails (-d A,B), --rail-map, and their rules */
 int rp_cli_o_rails(struct parse *p, const char *arg);
 int rp_cli_o_rail_map(struct parse *p, const char *arg);
+int rp_cli_o_mcast(struct parse *p, const char *arg);
 int rp_cli_check_rails(struct parse *p);
 int rp_cli_o_flow_label(struct parse *p, const char *arg);
 

@@ -437,6 +437,45 @@ static int check_mem(struct parse *p)
 	return 0;
 }
 
+/* --mcast: one stream of UD sends from this side to the group (--qp ud
+ * and -o send unless said otherwise, and then refused), no latency
+ * phase: the receivers time each datagram's way one way. */
+static int check_mcast(struct parse *p)
+{
+	struct rp_config *c = p->cfg;
+	struct rp_spec *s = &c->test.spec;
+	const char *bad = NULL;
+
+	if (!s->mcast[0])
+		return 0;
+	if (c->mode == RP_MODE_MATRIX)
+		bad = "not under --matrix";
+	else if (c->test.n_transports != 1 ||
+		 strcmp(c->test.transports[0], "rdma"))
+		bad = "the rdma transport alone (-x rdma)";
+	else if (s->qp == RP_QP_UC)
+		bad = "datagrams: --qp ud (the default with --mcast)";
+	else if (p->set_op && s->op != RP_OP_SEND)
+		bad = "datagrams are sends: -o S (the default with --mcast)";
+	else if (s->streams != 1 || s->bidir || c->test.rails[0])
+		bad = "one stream one way: not with -P, --bidir or --rails";
+	else if (rp_test_points(&c->test) != 1)
+		bad = "one size, depth and rate: no sweep";
+	else if (s->verify)
+		bad = "no --verify (each datagram's header is checked)";
+	if (bad)
+		return rp_cli_bad(p, "--mcast: %s", bad);
+	if (c->test.host &&
+	    rp_mcast_check_receivers(c->test.host, p->err, p->errlen))
+		return -EINVAL;
+	s->qp = RP_QP_UD;
+	s->op = RP_OP_SEND;
+	s->latency = false;
+	s->bandwidth = true;
+	s->warmup = 0;
+	return 0;
+}
+
 /* Turn what was said into the spec the server receives. */
 static int finish_spec(struct parse *p)
 {
@@ -459,8 +498,9 @@ static int finish_spec(struct parse *p)
 	snprintf(s->transport, sizeof(s->transport), "%s",
 		 p->cfg->test.transports[0]);
 	if (rp_cli_finish_xopts(p) || check_zerocopy(p) || check_tos(p) ||
-	    check_mem(p) || check_qp(p) || check_path(p) || check_tagged(p) ||
-	    check_ep_type(p) || check_srq(p) || rp_cli_check_rails(p))
+	    check_mem(p) || check_mcast(p) || check_qp(p) || check_path(p) ||
+	    check_tagged(p) || check_ep_type(p) || check_srq(p) ||
+	    rp_cli_check_rails(p))
 		return -EINVAL;
 	if (rp_spec_validate(s, why, sizeof(why)))
 		return rp_cli_bad(p, "%s", why);

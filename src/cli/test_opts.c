@@ -17,10 +17,12 @@
 #include "core/units.h"
 #include "platform/mem.h"
 #include "run/run.h"
+#include "xport/mcast.h"
 #include "xport/rails.h"
 
 int rp_cli_o_op(struct parse *p, const char *arg)
 {
+	p->set_op = true;
 	if (rp_op_parse(arg, &p->cfg->test.spec.op))
 		return rp_cli_bad(
 			p,
@@ -312,5 +314,20 @@ int rp_cli_o_rail_map(struct parse *p, const char *arg)
 	if (strcmp(arg, "index") && strcmp(arg, "numa"))
 		return rp_cli_bad(p, "--rail-map: %s: index or numa", arg);
 	p->cfg->test.spec.rail_numa = !strcmp(arg, "numa");
+	return 0;
+}
+
+/* --mcast GROUP; what it asks of the rest is checked at the end (rules.c) */
+int rp_cli_o_mcast(struct parse *p, const char *arg)
+{
+	if (!rp_mcast_group_ok(arg))
+		return rp_cli_bad(p,
+				  "--mcast: %s is not a multicast address "
+				  "(IPv4 224.0.0.0/4, IPv6 ff00::/8)",
+				  arg);
+	if (strlen(arg) >= sizeof(p->cfg->test.spec.mcast))
+		return rp_cli_bad(p, "--mcast: %s is too long", arg);
+	snprintf(p->cfg->test.spec.mcast, sizeof(p->cfg->test.spec.mcast), "%s",
+		 arg);
 	return 0;
 }

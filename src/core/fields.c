@@ -45,6 +45,8 @@ static double num_of(const struct rp_field *f, const void *base)
 		return *(const bool *)AT_C(base, f);
 	case RP_FIELD_ENUM:
 		return *(const int *)AT_C(base, f);
+	case RP_FIELD_STRING: /* sparse: "" is absent */
+		return *(const char *)AT_C(base, f) != 0;
 	default:
 		return 0;
 	}
@@ -438,6 +440,9 @@ static void dec_default(void *base, const struct rp_field *f)
 		break;
 	case RP_FIELD_ENUM:
 		*(int *)AT(base, f) = (int)f->dflt;
+		break;
+	case RP_FIELD_STRING:
+		*(char *)AT(base, f) = 0;
 		break;
 	default:
 		break;

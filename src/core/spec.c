@@ -268,6 +268,10 @@ static int validate_run(const struct rp_spec *s, char *err, size_t errlen)
 				    s->rails, RP_SPEC_MAX_RAILS, s->streams);
 	if (s->rail_numa && !s->rails)
 		return rp_spec_errf(err, errlen, "rail_numa without rails");
+	if (s->mcast[0] && (s->qp != RP_QP_UD || s->op != RP_OP_SEND ||
+			    s->streams != 1 || s->bidir || s->rails))
+		return rp_spec_errf(err, errlen,
+				    "mcast is one stream of UD sends one way");
 	if (s->tagged && s->op != RP_OP_SEND)
 		return rp_spec_errf(err, errlen, "tagged is for send, not %s",
 				    rp_op_name(s->op));
@@ -561,6 +565,8 @@ const struct rp_field rp_spec_fields[] = {
 	{ SPEC_AS("rails", rails, RP_FIELD_U32, RP_FIELD_SPARSE),
 	  .max = RP_SPEC_MAX_RAILS },
 	{ SPEC_AS("rail_numa", rail_numa, RP_FIELD_BOOL, RP_FIELD_SPARSE) },
+	{ SPEC_AS("mcast", mcast, RP_FIELD_STRING, RP_FIELD_SPARSE),
+	  .size = RP_SPEC_GROUP_LEN },
 };
 
 const size_t rp_spec_n_fields = RP_FIELDS_N(rp_spec_fields);

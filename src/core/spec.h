@@ -40,6 +40,7 @@ enum rp_op {
 #define RP_SPEC_MAX_FLOW    0xfffff	  /* --flow-label: 20 bits */
 #define RP_SPEC_MAX_MTU	    4096	  /* --mtu: IB's largest */
 #define RP_SPEC_MAX_RAILS   8		  /* --rails: NICs of one test */
+#define RP_SPEC_GROUP_LEN   48		  /* --mcast: an IPv4 or IPv6 group */
 
 /* How a side waits for completions: spinning, or asleep on an event (the
  * verbs completion channel, poll() on a socket). Both ends use the same. */
@@ -122,6 +123,9 @@ struct rp_spec {
 	 * side orders its rails by NUMA node before rail i meets rail i. */
 	uint32_t rails;
 	bool rail_numa;
+	/* --mcast (rdma, qp ud, send, one stream): the IP multicast group
+	 * the client sends to and each receiving server joins ("": none) */
+	char mcast[RP_SPEC_GROUP_LEN];
 };
 
 /*

@@ -43,7 +43,7 @@ static const char *const type_names[RP_MSG__MAX + 1] = {
 	[RP_MSG_READY] = "READY", [RP_MSG_STOP] = "STOP",
 	[RP_MSG_DONE] = "DONE",	  [RP_MSG_BYE] = "BYE",
 	[RP_MSG_ERROR] = "ERROR", [RP_MSG_STREAMS] = "STREAMS",
-	[RP_MSG_AUTH] = "AUTH",
+	[RP_MSG_AUTH] = "AUTH",	  [RP_MSG_TIME] = "TIME",
 };
 
 /* ---- header ---------------------------------------------------------- */

@@ -101,7 +101,8 @@ enum rp_msg_type {
 	RP_MSG_ERROR = 9,
 	RP_MSG_STREAMS = 10,
 	RP_MSG_AUTH = 11, /* --auth-key: proto/auth.h */
-	RP_MSG__MAX = RP_MSG_AUTH
+	RP_MSG_TIME = 12, /* --mcast: the server's clock, for the offset */
+	RP_MSG__MAX = RP_MSG_TIME
 };
 
 struct rp_msg_hdr {

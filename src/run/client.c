@@ -39,7 +39,8 @@ void rp_result_fini(struct rp_result *r)
 	cJSON_Delete(r->repeat);
 	cJSON_Delete(r->slo);
 	cJSON_Delete(r->rails);
-	r->rails = NULL;
+	cJSON_Delete(r->mcast);
+	r->rails = r->mcast = NULL;
 	r->client_counters = r->server_counters = r->verdict = NULL;
 	r->repeat = r->slo = NULL;
 	rp_direction_fini(&r->dir[RP_DIR_C2S]);
@@ -47,90 +48,6 @@ void rp_result_fini(struct rp_result *r)
 	rp_intervals_free(r->intervals, r->n_intervals);
 	r->intervals = NULL;
 	r->n_intervals = 0;
-}
-
-/* The control connection: every address of the server in turn, each
- * within the control timeout. 0, or -errno with the reason in the result:
- * code "resolve" for a name that does not resolve, else "connect". */
-static int ctl_connect(struct client *c)
-{
-	const struct rp_config *cfg = c->cfg;
-	struct rp_err why = { "" };
-	struct addrinfo *res;
-	rp_sock_t fd = RP_SOCK_INVALID;
-	int err, one = 1;
-
-	err = rp_net_resolve(cfg->test.host, cfg->test.port, false, &res, &why);
-	if (err)
-		return fail(c->res, err, "resolve", "%s", why.msg);
-	err = rp_net_dial_addrs(&rp_sock_kernel, res, 0,
-				rp_deadline_ns(RP_CTRL_TIMEOUT_MS), &fd);
-	freeaddrinfo(res);
-	if (err)
-		return fail(c->res, err, "connect",
-			    "cannot reach %s port %u: %s", cfg->test.host,
-			    cfg->test.port, strerror(-err));
-	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-	c->fd = fd;
-	return 0;
-}
-
-/* --auth-key: HELLO with a nonce, the server's proof checked, this side's
- * into *@proof (proto/auth.h). Refused: told already, and closed. */
-static int authenticate(struct client *c, cJSON **proof)
-{
-	const struct rp_access *acc = &c->cfg->access;
-	struct rp_err why = { "" };
-	cJSON *error = NULL;
-	char text[200], code[sizeof(c->res->error_code)];
-	int err = rp_auth_client(c->fd, acc->key, acc->key_len,
-				 RP_CTRL_TIMEOUT_MS, proof, &error, &why);
-
-	if (err == -EREMOTEIO) {
-		rp_proto_error_code(error, code, sizeof(code));
-		rp_proto_error_text(error, text, sizeof(text));
-		fail(c->res, err, code, "server: %s", text);
-	} else if (err == -EACCES) {
-		fail(c->res, err, "auth", "%s: %s", RP_AUTH_FAILED, why.msg);
-		rp_net_close(c->fd);
-		c->fd = RP_SOCK_INVALID;
-	} else if (err) {
-		fail(c->res, err, "control", "%s", rp_err_text(&why, err));
-	}
-	cJSON_Delete(error);
-	return err;
-}
-
-static int hello(struct client *c)
-{
-	bool keyed = c->cfg->access.key_len > 0;
-	cJSON *body = NULL, *reply = NULL;
-	int err = 0;
-
-	if (keyed) /* nothing about this host before the server's proof */
-		err = authenticate(c, &body);
-	else if ((body = cJSON_Duplicate(c->res->client_host, 1)))
-		cJSON_AddNumberToObject(body, "proto", RP_PROTO_VERSION);
-	if (!err && !body)
-		err = fail(c->res, -ENOMEM, "internal", "out of memory");
-	if (!err)
-		err = client_call(c, keyed ? RP_MSG_AUTH : RP_MSG_HELLO, body,
-				  RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS, &reply);
-	cJSON_Delete(body);
-	if (!err && rp_safe_json(reply)) { /* its hostname reaches a terminal */
-		cJSON_Delete(reply);
-		err = fail(c->res, -ENOMEM, "internal", "out of memory");
-	}
-	if (!err) {
-		cJSON_DeleteItemFromObjectCaseSensitive(reply, "proto");
-		c->res->server_host = reply;
-	} else if (err == -ECONNRESET || err == -EPIPE) {
-		snprintf(c->res->error, sizeof(c->res->error),
-			 "the server closed the connection before HELLO: is "
-			 "this address outside its --allow?");
-	}
-	return err;
 }
 
 /* --rails: where each rail's streams go from and to (rail i of each side
@@ -381,10 +298,10 @@ static int run_session(struct client *c, struct rp_result *res, size_t n,
 {
 	int err;
 
-	err = ctl_connect(c);
+	err = client_connect(c, c->cfg->test.host, c->cfg->test.port);
 	if (err)
 		return err;
-	err = hello(c);
+	err = client_hello(c);
 	if (!err)
 		err = client_alloc_streams(c);
 	if (!err)
@@ -418,6 +335,8 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 					 &why)))
 		fail(res, err, "unsupported", "%s: %s", transport,
 		     rp_err_text(&why, err));
+	else if (cfg->test.spec.mcast[0]) /* one sender, receivers */
+		err = client_run_mcast(&c, res);
 	else if (c.ops->local)
 		err = client_run_local(&c, cfg->test.paths[t], res, n, &ran,
 				       &told);

@@ -48,6 +48,14 @@ __attribute__((format(printf, 4, 5))) int client_fail(struct rp_result *res,
 void client_tell(struct client *c, const char *code, const char *message);
 int client_call(struct client *c, uint16_t type, const cJSON *body,
 		uint16_t want, int timeout_ms, cJSON **reply);
+/* the control connection to @host @port, and HELLO (with --auth-key,
+ * the proofs); the reason in c->res */
+int client_connect(struct client *c, const char *host, uint16_t port);
+int client_hello(struct client *c);
+
+/* client_mcast.c: --mcast, this side the group's sender and each server
+ * of -a's list a receiver; the one point's result into @res */
+int client_run_mcast(struct client *c, struct rp_result *res);
 
 /* client_streams.c */
 int client_alloc_streams(struct client *c);

@@ -2,14 +2,19 @@
 /*
  * The client's control connection, below every other client_*.c file: a
  * result's failure (client_fail), a request and its reply (client_call),
- * and the ERROR that tells the server why the test failed (client_tell).
+ * the ERROR that tells the server why the test failed (client_tell), and
+ * the connection's opening (client_connect, client_hello).
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "core/safe.h"
 #include "platform/clock.h"
+#include "platform/net.h"
 #include "platform/wait.h"
+#include "proto/auth.h"
 #include "proto/proto.h"
 #include "run/client.h"
 
@@ -102,4 +107,87 @@ void client_tell(struct client *c, const char *code, const char *message)
 		return;
 	c->told = true;
 	rp_proto_send_error(c->fd, code, message);
+}
+
+/* The control connection: every address of the server in turn, each
+ * within the control timeout. 0, or -errno with the reason in the result:
+ * code "resolve" for a name that does not resolve, else "connect". */
+int client_connect(struct client *c, const char *host, uint16_t port)
+{
+	struct rp_err why = { "" };
+	struct addrinfo *res;
+	rp_sock_t fd = RP_SOCK_INVALID;
+	int err, one = 1;
+
+	err = rp_net_resolve(host, port, false, &res, &why);
+	if (err)
+		return fail(c->res, err, "resolve", "%s", why.msg);
+	err = rp_net_dial_addrs(&rp_sock_kernel, res, 0,
+				rp_deadline_ns(RP_CTRL_TIMEOUT_MS), &fd);
+	freeaddrinfo(res);
+	if (err)
+		return fail(c->res, err, "connect",
+			    "cannot reach %s port %u: %s", host, port,
+			    strerror(-err));
+	rp_net_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	rp_net_setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	c->fd = fd;
+	return 0;
+}
+
+/* --auth-key: HELLO with a nonce, the server's proof checked, this side's
+ * into *@proof (proto/auth.h). Refused: told already, and closed. */
+static int authenticate(struct client *c, cJSON **proof)
+{
+	const struct rp_access *acc = &c->cfg->access;
+	struct rp_err why = { "" };
+	cJSON *error = NULL;
+	char text[200], code[sizeof(c->res->error_code)];
+	int err = rp_auth_client(c->fd, acc->key, acc->key_len,
+				 RP_CTRL_TIMEOUT_MS, proof, &error, &why);
+
+	if (err == -EREMOTEIO) {
+		rp_proto_error_code(error, code, sizeof(code));
+		rp_proto_error_text(error, text, sizeof(text));
+		fail(c->res, err, code, "server: %s", text);
+	} else if (err == -EACCES) {
+		fail(c->res, err, "auth", "%s: %s", RP_AUTH_FAILED, why.msg);
+		rp_net_close(c->fd);
+		c->fd = RP_SOCK_INVALID;
+	} else if (err) {
+		fail(c->res, err, "control", "%s", rp_err_text(&why, err));
+	}
+	cJSON_Delete(error);
+	return err;
+}
+
+int client_hello(struct client *c)
+{
+	bool keyed = c->cfg->access.key_len > 0;
+	cJSON *body = NULL, *reply = NULL;
+	int err = 0;
+
+	if (keyed) /* nothing about this host before the server's proof */
+		err = authenticate(c, &body);
+	else if ((body = cJSON_Duplicate(c->res->client_host, 1)))
+		cJSON_AddNumberToObject(body, "proto", RP_PROTO_VERSION);
+	if (!err && !body)
+		err = fail(c->res, -ENOMEM, "internal", "out of memory");
+	if (!err)
+		err = client_call(c, keyed ? RP_MSG_AUTH : RP_MSG_HELLO, body,
+				  RP_MSG_HELLO, RP_CTRL_TIMEOUT_MS, &reply);
+	cJSON_Delete(body);
+	if (!err && rp_safe_json(reply)) { /* its hostname reaches a terminal */
+		cJSON_Delete(reply);
+		err = fail(c->res, -ENOMEM, "internal", "out of memory");
+	}
+	if (!err) {
+		cJSON_DeleteItemFromObjectCaseSensitive(reply, "proto");
+		c->res->server_host = reply;
+	} else if (err == -ECONNRESET || err == -EPIPE) {
+		snprintf(c->res->error, sizeof(c->res->error),
+			 "the server closed the connection before HELLO: is "
+			 "this address outside its --allow?");
+	}
+	return err;
 }

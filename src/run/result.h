@@ -152,6 +152,10 @@ struct rp_result {
 	 * side as xport/rails.h's rp_rails_json describes it (owned; NULL:
 	 * no rails); its figures come from per_stream (report/: per_rail) */
 	cJSON *rails;
+	/* --mcast: each receiver's figures, [{host, joined, received, lost,
+	 * loss, ..., latency_us, clock}] (run/client_mcast.c; owned, NULL:
+	 * no --mcast); the flow is the sender's, the loss the worst one's */
+	cJSON *mcast;
 	char notes[RP_NOTE_LEN]; /* the transport's notes for the user */
 	bool interrupted;	 /* SIGINT: the sweep stopped at this point */
 	enum rp_phase interrupted_phase; /* the phase it stopped in */

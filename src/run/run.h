@@ -27,6 +27,10 @@
  * @res: cfg->test.n_sizes * n_depths results.
  * Return: 0, or a negative errno when the test failed.
  */
+/* --mcast: whether -a's list @hosts is 1 to 16 receivers, HOST[:PORT]
+ * each; 0, or -EINVAL with the one-line reason in @err. */
+int rp_mcast_check_receivers(const char *hosts, char *err, size_t errlen);
+
 int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		       struct rp_result *res);
 

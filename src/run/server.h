@@ -94,6 +94,9 @@ int session_admit(struct session *s);
 int session_run(struct session *s);
 void session_free(struct session *s);
 
+/* session_mcast.c: --mcast, this server one receiver of the group */
+int session_mcast(struct session *s);
+
 /* server_phase.c: START/STOP pairs until BYE. */
 int session_phases(struct session *s);
 

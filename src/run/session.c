@@ -424,6 +424,12 @@ int session_run(struct session *s)
 	err = do_hello(s);
 	if (!err)
 		err = do_test(s);
+	if (!err && s->spec.mcast[0]) { /* a receiver of the group */
+		err = session_mcast(s);
+		session_log(s, "%s",
+			    err ? "test ended with an error" : "test done");
+		return err;
+	}
 	if (!err)
 		err = do_setup(s);
 	if (s->listener) {

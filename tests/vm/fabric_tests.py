@@ -43,6 +43,11 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
                carries each rail's rate (each rdma stream's device read
                back), the aggregate beats one rail by more than half
                again, and rail 1 shaped to a quarter is named short
+    mcast      --mcast from guest 1 to three receivers (two servers on
+               guest 2, one on guest 3): every one gets the datagrams,
+               each with its one-way latency and clock offset; guest 3's
+               ingress shaped to a fifth of the rate loses over half, the
+               others under 10%; a size over the MTU refused naming it
     link down  the server's NIC goes down mid-test: the client ends within
                its --stall-timeout naming the phase; after the link comes
                back the next test passes
@@ -378,6 +383,86 @@ def rails_case(c):
              100 * sp[1]["share_of_best"]))
 
 
+MCAST_GROUP = "239.1.2.3"
+MCAST_RATE = 2000  # datagrams/s: 16 Mbit/s at 1 KiB, within what TCG moves
+
+
+def mcast_run(c, receivers, extra, ok=True):
+    """--mcast from guest 1 to the servers @receivers (HOST:PORT list)."""
+    cmd = ("%s -c -a %s --mcast %s --json %s 2>/tmp/client.err; rc=$?; "
+           "cat /tmp/client.err >&2; exit $rc" %
+           (c.b, ",".join(receivers), MCAST_GROUP, extra))
+    r = c.fab.run(1, cmd, 240)
+    if ok:
+        check(r.rc == 0, lambda: "client failed:\n" + r.describe())
+    doc = json_of(r)
+    errors = check_json.validate_doc(doc)
+    check(not errors, lambda: "schema: " + "; ".join(errors[:5]))
+    return doc, r
+
+
+def mcast_case(c):
+    """--mcast: guest 1 sends UD datagrams to a group that three servers
+    joined, two processes on guest 2 and one on guest 3; each counts what
+    arrived. Then guest 3's ingress shaped to a fifth of the send rate: its
+    loss is its own, guest 2's receivers lose nothing more. A size over
+    the path MTU is refused with the MTU named."""
+    fab, extra = c.fab, []
+    for g, port in ((2, c.port + 1), (3, c.port + 2)):
+        j = fab.start(g, "exec %s -s -a %s -p %d" % (c.b, addr(g), port))
+        check(j.wait_output("listening on", 90),
+              lambda: "server on guest %d did not listen" % g)
+        extra.append(j)
+    recv = ["%s:%d" % (addr(2), c.port), "%s:%d" % (addr(2), c.port + 1),
+            "%s:%d" % (addr(3), c.port + 2)]
+    n = 3000
+    run = "-S 1024 -q 8 -C %d --rate %d" % (n, MCAST_RATE)
+    try:
+        doc, _ = mcast_run(c, recv, run)
+        res = doc["results"][0]
+        per = res["per_receiver"]
+        check(res["mcast"] == MCAST_GROUP and res["qp"] == "ud" and
+              res["messages"] == n and len(per) == 3,
+              "the result: %r" % {k: res.get(k) for k in
+                                  ("mcast", "qp", "messages")})
+        names = [x.get("hostname") for x in per]
+        check(names == ["fab2", "fab2", "fab3"], "receivers %r" % names)
+        for x in per:
+            check(x["received"] + x["lost"] == n and
+                  x["received"] >= 0.9 * n and
+                  x["joined"]["device"].startswith(fab.rdma_dev(0)) and
+                  0 < x["latency_us"]["p50"] < 1e6 and
+                  x["clock"]["uncertainty_ns"] > 0,
+                  "receiver %s: %r" % (x["host"], x))
+        log("  3 receivers of %d datagrams at %d/s: received %s, one-way "
+            "p50 %s us (clock +- %s us)" %
+            (n, MCAST_RATE, [x["received"] for x in per],
+             ["%.0f" % x["latency_us"]["p50"] for x in per],
+             ["%.0f" % (x["clock"]["uncertainty_ns"] / 1e3) for x in per]))
+        fab.tbf_in(3, "%dkbit" % (MCAST_RATE * 8 * 1024 // 5 // 1000),
+                   burst="16kb")
+        try:
+            doc, _ = mcast_run(c, recv, run)
+        finally:
+            fab.clear_in(3)
+        per = doc["results"][0]["per_receiver"]
+        check(per[2]["loss"] > 0.5 and per[0]["loss"] < 0.1 and
+              per[1]["loss"] < 0.1,
+              "guest 3 shaped to a fifth: losses %r" %
+              [x["loss"] for x in per])
+        log("  guest 3's ingress at a fifth of the rate: losses %s" %
+            ["%.1f%%" % (100 * x["loss"]) for x in per])
+        doc, r = mcast_run(c, recv[:1], "-S 2048 -C 10", ok=False)
+        err = doc["error"] or doc["results"][0].get("error") or {}
+        check(r.rc != 0 and "MTU" in json.dumps(err),
+              "-S 2048 over the 1024 MTU: rc %d, %r" % (r.rc, err))
+        log("  -S 2048: refused: %s" % (err.get("message") if
+                                        isinstance(err, dict) else err))
+    finally:
+        for j in extra:
+            j.kill()
+
+
 MPIRUN = ("mpirun --mca plm_rsh_agent %s --mca oob_tcp_if_include "
           "10.78.0.0/24 --mca btl_tcp_if_include 10.78.0.0/24 --mca btl "
           "self,tcp --mca pml ob1 -H fab1,fab2,fab3 -np 3 ")
@@ -611,7 +696,7 @@ RXE_CASES = (("ops", ops_case), ("tos", tos_case), ("mtu", mtu_case),
              ("reorder", reorder_case),
              ("shaped", shaped_case),
              ("matrix", matrix_case), ("incast", incast_case),
-             ("rails", rails_case),
+             ("rails", rails_case), ("mcast", mcast_case),
              ("link down", link_down_case),
              ("gone", gone_case))
 

@@ -160,6 +160,9 @@ const struct rp_field rp_report_config_fields[] = {
 	SPARSE(rp_test, "rails", spec.rails, RP_SPEC_MAX_RAILS),
 	{ DOC_AS(rp_test, "rail_numa", spec.rail_numa, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
+	{ DOC_AS(rp_test, "mcast", spec.mcast, RP_FIELD_STRING,
+		 RP_FIELD_SPARSE),
+	  .size = RP_SPEC_GROUP_LEN },
 	{ HOOK("transport", transports_json) },
 	{ DOC_AS(rp_test, "duration_s", spec.duration_ns, RP_FIELD_U64,
 		 RP_FIELD_WRITE_ONLY),
@@ -227,6 +230,9 @@ const struct rp_field rp_report_point_fields[] = {
 	SPARSE(rp_result, "rails", spec.rails, RP_SPEC_MAX_RAILS),
 	{ DOC_AS(rp_result, "rail_numa", spec.rail_numa, RP_FIELD_BOOL,
 		 RP_FIELD_SPARSE) },
+	{ DOC_AS(rp_result, "mcast", spec.mcast, RP_FIELD_STRING,
+		 RP_FIELD_SPARSE),
+	  .size = RP_SPEC_GROUP_LEN },
 	{ HOOK("ok", ok_json) },
 };
 
@@ -486,6 +492,9 @@ cJSON *rp_report_result_json(const struct rp_result *r)
 	rp_report_streams_json(r, o);
 	if (r->spec.rails) /* --rails: absent without */
 		cJSON_AddItemToObject(o, "per_rail", rp_report_rails_json(r));
+	if (r->mcast) /* --mcast: absent without */
+		cJSON_AddItemToObject(o, "per_receiver",
+				      cJSON_Duplicate(r->mcast, 1));
 	rp_report_intervals_json(r, o);
 	cJSON_AddItemToObject(o, "directions", rp_report_directions_json(r));
 	rp_report_add_or_null(o, "cpu", r->has_bandwidth, cpu_json(r));

@@ -361,6 +361,9 @@ static int extras_read(const cJSON *o, struct rp_result *r)
 	    dup_object(rp_read_get(o, "repeat"), &r->repeat) ||
 	    dup_object(rp_read_get(o, "slo"), &r->slo))
 		return -ENOMEM;
+	if (r->spec.mcast[0] && cJSON_IsArray(rp_read_get(o, "per_receiver")) &&
+	    !(r->mcast = cJSON_Duplicate(rp_read_get(o, "per_receiver"), 1)))
+		return -ENOMEM;
 	return rails_read(rp_read_get(o, "per_rail"), r);
 }
 

@@ -55,6 +55,7 @@ static void throughput(FILE *f, const struct rp_result *r)
 			r->interval_s);
 	rp_report_text_open_loop(f, r);
 	rp_report_text_streams(f, r);
+	rp_report_text_mcast(f, r);
 }
 
 static void latency(FILE *f, const struct rp_result *r)

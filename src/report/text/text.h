@@ -92,6 +92,8 @@ void rp_report_text_open_loop(FILE *f, const struct rp_result *r);
 
 /** rp_report_text_streams - per-direction and per-stream lines of @r. */
 void rp_report_text_streams(FILE *f, const struct rp_result *r);
+/* mcast.c: --mcast, a row a receiver */
+void rp_report_text_mcast(FILE *f, const struct rp_result *r);
 
 /** rp_report_text_asked - --tos and --mem: a line each where asked for
  *  (the first of @res that has either: one command line asks once). */
