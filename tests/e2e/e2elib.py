@@ -287,11 +287,13 @@ def _proc_listening(port, pid=None):
                (mine is None or f[9] in mine) for _, f in rows)
 
 
-def wait_listening(port, proc=None, timeout=10.0):
+def wait_listening(port, proc=None, timeout=10.0, owned=True):
     """
     Wait, bounded, until something listens on @port: @proc itself where
     it is given, so that a server whose bind lost the port to another
     test's is not taken for listening (it exits, and this returns False).
+    Not @owned: any listener counts (under wine the sockets are
+    wineserver's, a process outside @proc's tree).
     It looks at the kernel's socket table rather than connecting: a probe
     connection would be a session of its own to the server (and would end
     a --once server). Falls back to a connect probe only where /proc
@@ -301,7 +303,8 @@ def wait_listening(port, proc=None, timeout=10.0):
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             return False
-        state = _proc_listening(port, proc.pid if proc is not None else None)
+        state = _proc_listening(
+            port, proc.pid if proc is not None and owned else None)
         if state is None:
             try:
                 socket.create_connection(("127.0.0.1", port), 1).close()
@@ -337,7 +340,9 @@ class Server:
                 (["--quiet"] if self.quiet else []) + self.extra,
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=self.errfile)
-            if wait_listening(self.port, self.proc):
+            # a wrapper's program (wine) may hold its socket elsewhere
+            if wait_listening(self.port, self.proc,
+                              owned=isinstance(self.binary, str)):
                 return self
             self.stop()
         raise TestFailure("the server did not start listening: %s" %
