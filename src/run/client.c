@@ -318,9 +318,15 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 	size_t n = rp_test_points(&cfg->test), ran = 1, told = 0;
 	struct client c = { .cfg = cfg, .res = res, .fd = RP_SOCK_INVALID };
 	struct rp_err why = { "" };
+	const char *route = cfg->test.host;
+	char first[RP_NET_ADDR_LEN * 2];
 	bool wait;
 	int err;
 
+	/* --mcast: the sender's device is the route's to its receivers */
+	if (cfg->test.spec.mcast[0] &&
+	    !client_mcast_first(cfg, first, sizeof(first)))
+		route = first;
 	client_init_results(&c, transport, res, n);
 	c.ops = rp_xport_find(transport);
 	if (!c.ops)
@@ -331,8 +337,7 @@ int rp_client_run_test(const struct rp_config *cfg, size_t t,
 		     rp_err_text(&why, err));
 	else if (c.ops->preflight &&
 		 (err = c.ops->preflight(c.ops, &cfg->test.spec,
-					 cfg->test.params, cfg->test.host,
-					 &why)))
+					 cfg->test.params, route, &why)))
 		fail(res, err, "unsupported", "%s: %s", transport,
 		     rp_err_text(&why, err));
 	else if (cfg->test.spec.mcast[0]) /* one sender, receivers */

@@ -56,6 +56,9 @@ int client_hello(struct client *c);
 /* client_mcast.c: --mcast, this side the group's sender and each server
  * of -a's list a receiver; the one point's result into @res */
 int client_run_mcast(struct client *c, struct rp_result *res);
+/* the first receiver's host, without its :PORT (the route the transport's
+ * preflight looks at); 0, or -EINVAL */
+int client_mcast_first(const struct rp_config *cfg, char *name, size_t len);
 
 /* client_streams.c */
 int client_alloc_streams(struct client *c);

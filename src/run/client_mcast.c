@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "platform/clock.h"
 #include "platform/net.h"
 #include "proto/proto.h"
@@ -213,6 +214,23 @@ static int stop_receiver(struct receiver *r)
 	return whose(r, err);
 }
 
+int client_mcast_first(const struct rp_config *cfg, char *name, size_t len)
+{
+	struct receiver *r = calloc(1, sizeof(*r));
+	const char *h = cfg->test.host ? cfg->test.host : "";
+	size_t n = strcspn(h, ",");
+	bool ok = r && n && n < sizeof(r->host);
+
+	if (ok) {
+		memcpy(r->host, h, n);
+		ok = split_port(r, 0);
+	}
+	if (ok)
+		snprintf(name, len, "%s", r->name);
+	free(r);
+	return ok ? 0 : -EINVAL;
+}
+
 int rp_mcast_check_receivers(const char *hosts, char *err, size_t errlen)
 {
 	struct rp_config cfg = { .test = { .host = hosts } };
@@ -282,13 +300,6 @@ static int send_all(struct client *c, struct rp_mcast *m, struct sender *s)
 	return 0;
 }
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 /* One receiver's figures for the result (per_receiver). */
 static cJSON *receiver_json(const struct receiver *r, const struct sender *s,
 			    double seconds, uint64_t size)
@@ -298,7 +309,7 @@ static cJSON *receiver_json(const struct receiver *r, const struct sender *s,
 		cJSON_GetObjectItemCaseSensitive(r->host_info, "hostname");
 	const cJSON *l =
 		cJSON_GetObjectItemCaseSensitive(r->done, "latency_ns");
-	double got = num(r->done, "received"), lost;
+	double got = rp_json_double_or(r->done, "received", 0), lost;
 	static const char *const keys[] = { "min", "mean", "p50", "p99",
 					    "max" };
 	size_t i;
@@ -316,20 +327,25 @@ static cJSON *receiver_json(const struct receiver *r, const struct sender *s,
 	cJSON_AddNumberToObject(o, "lost", lost);
 	cJSON_AddNumberToObject(o, "loss",
 				s->posted ? lost / (double)s->posted : 0);
-	cJSON_AddNumberToObject(o, "duplicates", num(r->done, "duplicates"));
-	cJSON_AddNumberToObject(o, "reordered", num(r->done, "reordered"));
-	cJSON_AddNumberToObject(o, "foreign", num(r->done, "foreign"));
+	cJSON_AddNumberToObject(o, "duplicates",
+				rp_json_double_or(r->done, "duplicates", 0));
+	cJSON_AddNumberToObject(o, "reordered",
+				rp_json_double_or(r->done, "reordered", 0));
+	cJSON_AddNumberToObject(o, "foreign",
+				rp_json_double_or(r->done, "foreign", 0));
 	cJSON_AddNumberToObject(o, "bits_per_second",
 				seconds > 0 ? got * (double)size * 8 / seconds
 					    : 0);
-	cJSON_AddNumberToObject(o, "arrival_seconds", num(r->done, "seconds"));
+	cJSON_AddNumberToObject(o, "arrival_seconds",
+				rp_json_double_or(r->done, "seconds", 0));
 	lat = cJSON_AddObjectToObject(o, "latency_us");
 	for (i = 0; lat && cJSON_IsObject(l) && i < 5; i++)
 		if (cJSON_GetObjectItemCaseSensitive(l, keys[i]))
-			cJSON_AddNumberToObject(lat, keys[i],
-						num(l, keys[i]) / 1e3);
+			cJSON_AddNumberToObject(
+				lat, keys[i],
+				rp_json_double_or(l, keys[i], 0) / 1e3);
 	cJSON_AddNumberToObject(o, "latency_below_offset",
-				num(r->done, "below_offset"));
+				rp_json_double_or(r->done, "below_offset", 0));
 	clk = cJSON_AddObjectToObject(o, "clock");
 	if (clk) {
 		cJSON_AddNumberToObject(clk, "offset_ns", (double)r->offset_ns);
@@ -354,8 +370,9 @@ static int collect(struct client *c, struct receiver *r, int n,
 			cJSON_Delete(one);
 			break;
 		}
-		if (num(one, "received") < (double)fewest)
-			fewest = (uint64_t)num(one, "received");
+		if (rp_json_double_or(one, "received", 0) < (double)fewest)
+			fewest =
+				(uint64_t)rp_json_double_or(one, "received", 0);
 	}
 	if (!arr || i < n) {
 		cJSON_Delete(arr);

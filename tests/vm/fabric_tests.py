@@ -46,13 +46,15 @@ The vm.fabric group: rdmaperf between different kernels, across a wire
     mcast      --mcast from guest 1 to three receivers (two servers on
                guest 2, one on guest 3): every one gets the datagrams,
                each with its one-way latency and clock offset; guest 3's
-               ingress shaped to a fifth of the rate loses over half, the
-               others under 10%; a size over the MTU refused naming it
+               ingress shaped to a fifth of the rate gets no more than the
+               shaper passes, the others lose under 10%; a size over the
+               MTU refused naming it
     link down  the server's NIC goes down mid-test: the client ends within
                its --stall-timeout naming the phase; after the link comes
                back the next test passes
     gone       the server's qemu is killed mid-test: the same bound
-  two guests on Soft-iWARP: write, read and send with --verify, and
+  two guests on Soft-iWARP: --mcast refused (RC alone); write, read and
+  send with --verify, and
   rsocket (send's counts need the drain to STOP's count: SIW_OPS).
 
     python3 tests/vm/fabric_tests.py /path/to/rdmaperf [GROUP,...]
@@ -117,11 +119,12 @@ class Ctx:
         self.server = j
         return j
 
-    def client(self, args, g=1, server=2, timeout=240, ok=True):
-        """rdmaperf -c on guest @g to guest @server's server; the JSON
-        document, validated."""
-        cmd = "%s -c -a %s -p %d --json %s" % (self.b, addr(server),
-                                                self.port, args)
+    def client(self, args, g=1, server=2, timeout=240, ok=True, to=None):
+        """rdmaperf -c on guest @g to guest @server's server (or -a @to);
+        the JSON document, validated."""
+        where = "-a " + to if to else "-a %s -p %d" % (addr(server),
+                                                       self.port)
+        cmd = "%s -c %s --json %s" % (self.b, where, args)
         r = self.fab.run(g, cmd + " 2>/tmp/client.err; rc=$?; "
                          "cat /tmp/client.err >&2; exit $rc", timeout)
         if ok:
@@ -389,16 +392,8 @@ MCAST_RATE = 2000  # datagrams/s: 16 Mbit/s at 1 KiB, within what TCG moves
 
 def mcast_run(c, receivers, extra, ok=True):
     """--mcast from guest 1 to the servers @receivers (HOST:PORT list)."""
-    cmd = ("%s -c -a %s --mcast %s --json %s 2>/tmp/client.err; rc=$?; "
-           "cat /tmp/client.err >&2; exit $rc" %
-           (c.b, ",".join(receivers), MCAST_GROUP, extra))
-    r = c.fab.run(1, cmd, 240)
-    if ok:
-        check(r.rc == 0, lambda: "client failed:\n" + r.describe())
-    doc = json_of(r)
-    errors = check_json.validate_doc(doc)
-    check(not errors, lambda: "schema: " + "; ".join(errors[:5]))
-    return doc, r
+    return c.client("--mcast %s %s" % (MCAST_GROUP, extra), ok=ok,
+                    to=",".join(receivers))
 
 
 def mcast_case(c):
@@ -439,19 +434,26 @@ def mcast_case(c):
             (n, MCAST_RATE, [x["received"] for x in per],
              ["%.0f" % x["latency_us"]["p50"] for x in per],
              ["%.0f" % (x["clock"]["uncertainty_ns"] / 1e3) for x in per]))
-        fab.tbf_in(3, "%dkbit" % (MCAST_RATE * 8 * 1024 // 5 // 1000),
-                   burst="16kb")
+        kbit = MCAST_RATE * 8 * 1024 // 5 // 1000
+        fab.tbf_in(3, "%dkbit" % kbit, burst="16kb")
         try:
             doc, _ = mcast_run(c, recv, run)
         finally:
             fab.clear_in(3)
-        per = doc["results"][0]["per_receiver"]
-        check(per[2]["loss"] > 0.5 and per[0]["loss"] < 0.1 and
+        res = doc["results"][0]
+        per = res["per_receiver"]
+        # what the shaper lets through while the sender sends, and its
+        # bucket twice over: an upper bound (the headers make it less)
+        cap = (kbit * 1000 / 8 * res["seconds"] + 2 * 16384) / 1024
+        check(per[2]["received"] <= 1.3 * cap and per[0]["loss"] < 0.1 and
               per[1]["loss"] < 0.1,
-              "guest 3 shaped to a fifth: losses %r" %
-              [x["loss"] for x in per])
-        log("  guest 3's ingress at a fifth of the rate: losses %s" %
-            ["%.1f%%" % (100 * x["loss"]) for x in per])
+              "guest 3 shaped to %d kbit/s (at most %.0f datagrams in %.2f "
+              "s): received %r" % (kbit, cap, res["seconds"],
+                                   [x["received"] for x in per]))
+        log("  guest 3's ingress at a fifth of the rate: losses %s (guest "
+            "3 got %d, the shaper passes at most %.0f in %.2f s)" %
+            (["%.1f%%" % (100 * x["loss"]) for x in per],
+             per[2]["received"], cap, res["seconds"]))
         doc, r = mcast_run(c, recv[:1], "-S 2048 -C 10", ok=False)
         err = doc["error"] or doc["results"][0].get("error") or {}
         check(r.rc != 0 and "MTU" in json.dumps(err),
@@ -707,6 +709,17 @@ def siw_ops(c):
         log("  siw %-5s verified, %.3f Gb/s" % (op, gbps(res)))
     res = op_run(c, "write", "rsocket")
     log("  rsocket over siw: verified, %.3f Gb/s" % gbps(res))
+    # --mcast: UD to a group; iWARP has RC alone, refused before anything
+    # connects (the route to the first receiver is the sender's device)
+    r = c.fab.run(1, "%s -c -a %s -p %d --mcast 239.1.2.3 -S 1024 -C 10 "
+                  "2>&1" %
+                  (c.b, addr(2), c.port), 120)
+    want = "--qp ud: device %s (iWARP) has RC queue pairs alone" % \
+        c.fab.rdma_dev(0)
+    check(r.rc == 2 and want in r.out,
+          lambda: "--mcast on siw: want exit 2 and %r:\n%s" %
+          (want, r.describe()))
+    log("  --mcast on siw: refused: %s" % want)
 
 
 def boot(kind, binary, failures):

@@ -6,14 +6,8 @@
  */
 #include <stdio.h>
 
+#include "core/json.h"
 #include "report/text/text.h"
-
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
 
 static const char *str(const cJSON *o, const char *key)
 {
@@ -27,8 +21,10 @@ static void latency_cell(char *buf, size_t len, const cJSON *l)
 	if (!cJSON_GetObjectItemCaseSensitive(l, "p50"))
 		snprintf(buf, len, "%s", "-");
 	else
-		snprintf(buf, len, "%.1f / %.1f / %.1f", num(l, "p50"),
-			 num(l, "p99"), num(l, "max"));
+		snprintf(buf, len, "%.1f / %.1f / %.1f",
+			 rp_json_double_or(l, "p50", 0),
+			 rp_json_double_or(l, "p99", 0),
+			 rp_json_double_or(l, "max", 0));
 }
 
 void rp_report_text_mcast(FILE *f, const struct rp_result *r)
@@ -56,26 +52,30 @@ void rp_report_text_mcast(FILE *f, const struct rp_result *r)
 			     cJSON_GetObjectItemCaseSensitive(e, "latency_us"));
 		fprintf(f,
 			"    %-28s %10.0f %9.0f %6.2f%% %9.3f  %-24s %9.1f\n",
-			who, num(e, "received"), num(e, "lost"),
-			100 * num(e, "loss"), num(e, "bits_per_second") / 1e9,
-			lat, num(clk, "uncertainty_ns") / 1e3);
+			who, rp_json_double_or(e, "received", 0),
+			rp_json_double_or(e, "lost", 0),
+			100 * rp_json_double_or(e, "loss", 0),
+			rp_json_double_or(e, "bits_per_second", 0) / 1e9, lat,
+			rp_json_double_or(clk, "uncertainty_ns", 0) / 1e3);
 	}
 	cJSON_ArrayForEach(e, r->mcast)
 	{
-		if (num(e, "lost") > 0)
+		if (rp_json_double_or(e, "lost", 0) > 0)
 			fprintf(f,
 				"  receiver %s lost %.0f of %llu datagrams "
 				"(%.2f%%): UD is unreliable, nothing was "
 				"retried\n",
-				str(e, "host"), num(e, "lost"),
+				str(e, "host"), rp_json_double_or(e, "lost", 0),
 				(unsigned long long)r->flow.messages,
-				100 * num(e, "loss"));
-		if (num(e, "duplicates") > 0 || num(e, "foreign") > 0)
+				100 * rp_json_double_or(e, "loss", 0));
+		if (rp_json_double_or(e, "duplicates", 0) > 0 ||
+		    rp_json_double_or(e, "foreign", 0) > 0)
 			fprintf(f,
 				"  receiver %s also saw %.0f duplicates and "
 				"%.0f datagrams not of this test\n",
-				str(e, "host"), num(e, "duplicates"),
-				num(e, "foreign"));
+				str(e, "host"),
+				rp_json_double_or(e, "duplicates", 0),
+				rp_json_double_or(e, "foreign", 0));
 	}
 	fprintf(f,
 		"  %-14s one-way: the receiver's arrival clock less the "

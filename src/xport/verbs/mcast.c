@@ -193,9 +193,11 @@ int rp_mcast_open(const char *local, const char *group, bool sender,
 		snprintf(m->device, sizeof(m->device), "%s port %u",
 			 ibv_get_device_name(m->id->verbs->device),
 			 m->id->port_num);
+		ret = rv_qp_check(m->id->verbs, RP_QP_UD, why); /* iWARP */
+	}
+	if (!ret)
 		ret = rv_ud_mtu(m->id->verbs, m->id->port_num, m->size, &m->mtu,
 				why);
-	}
 	if (!ret)
 		ret = make_qp(m, why);
 	if (!ret)
