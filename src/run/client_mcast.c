@@ -20,11 +20,13 @@
  * carries beside it. Loss is what we sent minus what each one received.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
+#include "core/safe.h"
 #include "platform/clock.h"
 #include "platform/net.h"
 #include "proto/proto.h"
@@ -300,6 +302,41 @@ static int send_all(struct client *c, struct rp_mcast *m, struct sender *s)
 	return 0;
 }
 
+/* A receiver's figure @key of @o, a server's own story: finite, 0 to
+ * @max, else 0 or @max. */
+static double figure(const cJSON *o, const char *key, double max)
+{
+	double v = rp_json_double_or(o, key, 0);
+
+	if (!(v >= 0)) /* negative, or NaN */
+		return 0;
+	return v > max ? max : v;
+}
+
+/* SETUP's description of the join, typed and bounded as the schema has
+ * it (its strings from the network, made safe to print). */
+static cJSON *joined_json(const cJSON *setup)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(setup, "address"),
+		    *d = cJSON_GetObjectItemCaseSensitive(setup, "device");
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "address",
+				cJSON_IsString(a) ? a->valuestring : "");
+	cJSON_AddStringToObject(o, "device",
+				cJSON_IsString(d) ? d->valuestring : "");
+	cJSON_AddNumberToObject(o, "mtu", floor(figure(setup, "mtu", 65536)));
+	cJSON_AddNumberToObject(o, "receives",
+				floor(figure(setup, "receives", 1 << 20)));
+	if (rp_safe_json(o)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* One receiver's figures for the result (per_receiver). */
 static cJSON *receiver_json(const struct receiver *r, const struct sender *s,
 			    double seconds, uint64_t size)
@@ -309,43 +346,41 @@ static cJSON *receiver_json(const struct receiver *r, const struct sender *s,
 		cJSON_GetObjectItemCaseSensitive(r->host_info, "hostname");
 	const cJSON *l =
 		cJSON_GetObjectItemCaseSensitive(r->done, "latency_ns");
-	double got = rp_json_double_or(r->done, "received", 0), lost;
+	/* what arrived: at most what was sent, and so its duplicates... */
+	double sent = (double)s->posted, big = 1e18;
+	double got = floor(figure(r->done, "received", sent));
+	double lost = sent - got;
 	static const char *const keys[] = { "min", "mean", "p50", "p99",
 					    "max" };
 	size_t i;
 
 	if (!o)
 		return NULL;
-	if (got > (double)s->posted) /* a server's own story: not believed */
-		got = (double)s->posted;
-	lost = (double)s->posted - got;
 	cJSON_AddStringToObject(o, "host", r->host);
 	if (cJSON_IsString(name))
 		cJSON_AddStringToObject(o, "hostname", name->valuestring);
-	cJSON_AddItemToObject(o, "joined", cJSON_Duplicate(r->setup, 1));
+	cJSON_AddItemToObject(o, "joined", joined_json(r->setup));
 	cJSON_AddNumberToObject(o, "received", got);
 	cJSON_AddNumberToObject(o, "lost", lost);
-	cJSON_AddNumberToObject(o, "loss",
-				s->posted ? lost / (double)s->posted : 0);
+	cJSON_AddNumberToObject(o, "loss", sent > 0 ? lost / sent : 0);
 	cJSON_AddNumberToObject(o, "duplicates",
-				rp_json_double_or(r->done, "duplicates", 0));
+				floor(figure(r->done, "duplicates", big)));
 	cJSON_AddNumberToObject(o, "reordered",
-				rp_json_double_or(r->done, "reordered", 0));
+				floor(figure(r->done, "reordered", got)));
 	cJSON_AddNumberToObject(o, "foreign",
-				rp_json_double_or(r->done, "foreign", 0));
+				floor(figure(r->done, "foreign", big)));
 	cJSON_AddNumberToObject(o, "bits_per_second",
 				seconds > 0 ? got * (double)size * 8 / seconds
 					    : 0);
 	cJSON_AddNumberToObject(o, "arrival_seconds",
-				rp_json_double_or(r->done, "seconds", 0));
+				figure(r->done, "seconds", big));
 	lat = cJSON_AddObjectToObject(o, "latency_us");
 	for (i = 0; lat && cJSON_IsObject(l) && i < 5; i++)
 		if (cJSON_GetObjectItemCaseSensitive(l, keys[i]))
-			cJSON_AddNumberToObject(
-				lat, keys[i],
-				rp_json_double_or(l, keys[i], 0) / 1e3);
+			cJSON_AddNumberToObject(lat, keys[i],
+						figure(l, keys[i], big) / 1e3);
 	cJSON_AddNumberToObject(o, "latency_below_offset",
-				rp_json_double_or(r->done, "below_offset", 0));
+				floor(figure(r->done, "below_offset", got)));
 	clk = cJSON_AddObjectToObject(o, "clock");
 	if (clk) {
 		cJSON_AddNumberToObject(clk, "offset_ns", (double)r->offset_ns);

@@ -27,7 +27,7 @@
 #include "run/server.h"
 #include "xport/mcast.h"
 
-#define RECV_MIN      256
+#define RECV_MIN      2048
 #define RECV_MAX      4096
 #define RECV_SLICE_MS 50
 #define SEEN_BITS     (1u << 20) /* duplicates told within this window */

@@ -221,10 +221,14 @@ def beside_perftest(b, s):
                                      "64K", "-q", "128", "-C", "2000",
                                      "--no-latency"])
     rp_gbps = doc["results"][0]["throughput"]["bits_per_second"] / 1e9
+    check(rp_gbps > 0, "rdmaperf measured a rate of 0")
+    # perftest's figure is the peer's, for the log: in one CI run (the
+    # guest loaded, 2026-12-07) ib_write_bw printed a BW average of 0.00
+    # Gb/s, which is its report, not rdmaperf's measurement
     log("  siw0 64 KiB write, depth 128, 2000: rdmaperf %.3f Gb/s, "
-        "ib_write_bw %.3f Gb/s, ratio %.2f" % (rp_gbps, pt_gbps,
-                                               rp_gbps / pt_gbps))
-    check(rp_gbps > 0 and pt_gbps > 0, "a rate of 0")
+        "ib_write_bw %.3f Gb/s, %s" %
+        (rp_gbps, pt_gbps, "ratio %.2f" % (rp_gbps / pt_gbps) if pt_gbps > 0
+         else "no ratio (ib_write_bw's line: %s)" % " ".join(m[0])))
 
 
 def siw(binary):
